@@ -1,0 +1,86 @@
+import { isLanguage, type Language, type ShellConfig } from '@special-gift/shared';
+
+/** The names of the remotes the host routes to. Adding a screen means adding it here and in the router. */
+export const REMOTE_NAMES = ['intro', 'signup', 'thankyou'] as const;
+export type RemoteName = (typeof REMOTE_NAMES)[number];
+
+/** The host's `config.json`, fetched at start-up so one build runs in every environment. */
+export interface RuntimeConfig extends ShellConfig {
+  /** Where each remote's `mf-manifest.json` lives. */
+  readonly remotes: Readonly<Record<RemoteName, string>>;
+}
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+  constructor(readonly problems: readonly string[]) {
+    super(`Invalid runtime config: ${problems.join('; ')}`);
+  }
+}
+
+function isAbsoluteOrRootRelativeUrl(value: string): boolean {
+  if (value.startsWith('/') && !value.startsWith('//')) return true;
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' || url.protocol === 'http:';
+  } catch {
+    return false;
+  }
+}
+
+/** Validates an unknown JSON value as the runtime config; collects every problem before failing. */
+export function parseRuntimeConfig(raw: unknown): RuntimeConfig {
+  const problems: string[] = [];
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    throw new ConfigError(['config.json must be a JSON object']);
+  }
+  const input = raw as Record<string, unknown>;
+
+  const url = (key: string, value: unknown): string => {
+    if (typeof value !== 'string' || !isAbsoluteOrRootRelativeUrl(value)) {
+      problems.push(`"${key}" must be an http(s) URL or a path starting with "/"`);
+      return '';
+    }
+    return value.replace(/\/+$/, '');
+  };
+
+  const apiBase = url('apiBase', input.apiBase);
+  const cardScanBase = url('cardScanBase', input.cardScanBase);
+  const siteBase = url('siteBase', input.siteBase);
+
+  let defaultLanguage: Language = 'en';
+  if (input.defaultLanguage !== undefined) {
+    if (isLanguage(input.defaultLanguage)) defaultLanguage = input.defaultLanguage;
+    else problems.push('"defaultLanguage" must be one of the supported languages');
+  }
+
+  const remotesInput = input.remotes;
+  const remotes = {} as Record<RemoteName, string>;
+  if (typeof remotesInput !== 'object' || remotesInput === null) {
+    problems.push('"remotes" must be an object with the manifest URL of each remote');
+  } else {
+    for (const name of REMOTE_NAMES) {
+      const value = (remotesInput as Record<string, unknown>)[name];
+      if (typeof value !== 'string' || !isAbsoluteOrRootRelativeUrl(value) || !value.endsWith('.json')) {
+        problems.push(`"remotes.${name}" must be the URL of the remote's mf-manifest.json`);
+      } else {
+        remotes[name] = value;
+      }
+    }
+  }
+
+  if (problems.length > 0) throw new ConfigError(problems);
+  return { apiBase, cardScanBase, siteBase, defaultLanguage, remotes };
+}
+
+/** Fetches and validates `config.json` from the host's own origin. */
+export async function loadRuntimeConfig(url = '/config.json', fetchImpl: typeof fetch = fetch): Promise<RuntimeConfig> {
+  const response = await fetchImpl(url, { cache: 'no-cache', headers: { Accept: 'application/json' } });
+  if (!response.ok) throw new ConfigError([`${url} answered ${response.status}`]);
+  let body: unknown;
+  try {
+    body = await response.json();
+  } catch {
+    throw new ConfigError([`${url} is not valid JSON`]);
+  }
+  return parseRuntimeConfig(body);
+}

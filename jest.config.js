@@ -1,0 +1,36 @@
+// One Jest run for the whole workspace: a project per package, tests beside the code (*.test.ts[x]).
+const swc = [
+  '@swc/jest',
+  {
+    jsc: {
+      parser: { syntax: 'typescript', tsx: true },
+      transform: { react: { runtime: 'automatic' } },
+      target: 'es2022',
+    },
+    module: { type: 'commonjs' },
+  },
+];
+
+const common = (name) => ({
+  displayName: name,
+  rootDir: `<rootDir>/${name}`,
+  testMatch: ['<rootDir>/src/**/*.test.{ts,tsx}'],
+  transform: { '^.+\\.[cm]?[jt]sx?$': swc },
+  // i18next-http-backend ships ESM only.
+  transformIgnorePatterns: ['/node_modules/(?!i18next-http-backend/)'],
+  moduleNameMapper: { '\\.css$': '<rootDir>/../tooling/jest/style-stub.js' },
+});
+
+const browserPackage = (name) => ({
+  ...common(name),
+  testEnvironment: 'jsdom',
+  setupFilesAfterEnv: ['<rootDir>/../tooling/jest/setup-dom.ts'],
+});
+
+/** @type {import('jest').Config} */
+module.exports = {
+  projects: [
+    ...['shared', 'host', 'remote-intro', 'remote-signup', 'remote-thankyou'].map(browserPackage),
+    { ...common('api'), testEnvironment: 'node' },
+  ],
+};

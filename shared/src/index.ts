@@ -1,0 +1,13 @@
+// The public contract of @special-gift/shared. Host and remotes import from here only.
+export * from './contract/version';
+export * from './contract/config';
+export * from './contract/i18n';
+export * from './contract/navigation';
+export * from './contract/storage';
+export * from './contract/http';
+export * from './contract/overlays';
+export * from './contract/shell';
+export * from './contract/remote-module';
+export * from './react/shell-context';
+export * from './ui';
+export * from './validation';

@@ -1,0 +1,104 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { ModuleFederationPlugin } from '@module-federation/enhanced/webpack';
+import type { moduleFederationPlugin } from '@module-federation/enhanced';
+import CopyWebpackPlugin from 'copy-webpack-plugin';
+import HtmlWebpackPlugin from 'html-webpack-plugin';
+import MiniCssExtractPlugin from 'mini-css-extract-plugin';
+import type { Configuration } from 'webpack';
+import type { Configuration as DevServerConfiguration } from 'webpack-dev-server';
+import { sharedSingletons } from './shared-dependencies';
+
+export type FederationConfig = moduleFederationPlugin.ModuleFederationPluginOptions;
+
+export interface AppBuildOptions {
+  /** The app's folder (pass `__dirname`). */
+  appDir: string;
+  /** Port of the app's dev server (`npm start` in the app). */
+  port: number;
+  /** The app's own federation settings: `name`, and `exposes` for a remote. */
+  federation: FederationConfig;
+  /** Module that boots the page: the host's shell, or a remote's standalone dev shell (dev only). */
+  entry: string;
+  /** Extra dev-server settings, e.g. the host's API proxy. */
+  devServer?: DevServerConfiguration;
+}
+
+type WebpackArgv = { mode?: 'production' | 'development' | 'none' };
+
+/**
+ * The one webpack config every app uses. A remote's production build emits only its container
+ * (`remoteEntry.js`, `mf-manifest.json`, chunks, `assets/`); the page entry is for its dev server.
+ */
+export function createWebpackConfig(options: AppBuildOptions) {
+  return (_env: unknown, argv: WebpackArgv): Configuration & { devServer?: DevServerConfiguration } => {
+    const production = argv.mode !== 'development';
+    const isRemote = Boolean(options.federation.exposes);
+    const emitsPage = !isRemote || !production;
+    const publicDir = join(options.appDir, 'public');
+
+    return {
+      mode: production ? 'production' : 'development',
+      context: options.appDir,
+      entry: emitsPage ? { main: options.entry } : {},
+      devtool: production ? 'hidden-source-map' : 'eval-cheap-module-source-map',
+      output: {
+        path: join(options.appDir, 'dist'),
+        // Chunks load from wherever the container was loaded from: the remote's own origin.
+        publicPath: 'auto',
+        filename: production ? '[name].[contenthash:8].js' : '[name].js',
+        chunkFilename: production ? '[name].[contenthash:8].js' : '[name].js',
+        assetModuleFilename: 'assets/[name].[contenthash:8][ext]',
+        uniqueName: String(options.federation.name),
+        clean: true,
+      },
+      resolve: { extensions: ['.tsx', '.ts', '.js'] },
+      module: {
+        rules: [
+          {
+            test: /\.[cm]?tsx?$/,
+            exclude: /node_modules/,
+            use: {
+              loader: 'swc-loader',
+              options: {
+                jsc: {
+                  parser: { syntax: 'typescript', tsx: true },
+                  transform: { react: { runtime: 'automatic', development: !production } },
+                  target: 'es2020',
+                },
+              },
+            },
+          },
+          {
+            test: /\.css$/,
+            use: [production ? MiniCssExtractPlugin.loader : 'style-loader', 'css-loader'],
+          },
+        ],
+      },
+      plugins: [
+        new ModuleFederationPlugin({
+          filename: 'remoteEntry.js',
+          manifest: { fileName: 'mf-manifest.json' },
+          // Types come from the monorepo's TypeScript paths, not from downloaded archives.
+          dts: false,
+          // Start-up never waits on a remote's entry: share what is already loaded (the host's).
+          shareStrategy: 'loaded-first',
+          shared: sharedSingletons(options.appDir),
+          ...options.federation,
+        }),
+        ...(production ? [new MiniCssExtractPlugin({ filename: '[name].[contenthash:8].css', chunkFilename: '[name].[contenthash:8].css' })] : []),
+        ...(emitsPage ? [new HtmlWebpackPlugin({ template: join(options.appDir, 'src/index.html'), chunks: ['main'] })] : []),
+        ...(existsSync(publicDir) ? [new CopyWebpackPlugin({ patterns: [{ from: publicDir, to: '.' }] })] : []),
+      ],
+      performance: { hints: false },
+      devServer: {
+        port: options.port,
+        historyApiFallback: true,
+        // Remotes are fetched cross-origin by the host.
+        headers: { 'Access-Control-Allow-Origin': '*' },
+        client: { overlay: { warnings: false } },
+        ...options.devServer,
+      },
+    };
+  };
+}
