@@ -8,6 +8,8 @@ export * from './contract/http';
 export * from './contract/overlays';
 export * from './contract/shell';
 export * from './contract/remote-module';
+export * from './contract/sign-up';
 export * from './react/shell-context';
 export * from './ui';
+export * from './http';
 export * from './validation';

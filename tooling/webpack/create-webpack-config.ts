@@ -45,6 +45,7 @@ export function createWebpackConfig(options: AppBuildOptions) {
       output: {
         path: join(options.appDir, 'dist'),
         // Chunks load from wherever the container was loaded from: the remote's own origin.
+        // (The page's own script tags are root-absolute, see HtmlWebpackPlugin, so deep links work.)
         publicPath: 'auto',
         filename: production ? '[name].[contenthash:8].js' : '[name].js',
         chunkFilename: production ? '[name].[contenthash:8].js' : '[name].js',
@@ -87,7 +88,7 @@ export function createWebpackConfig(options: AppBuildOptions) {
           ...options.federation,
         }),
         ...(production ? [new MiniCssExtractPlugin({ filename: '[name].[contenthash:8].css', chunkFilename: '[name].[contenthash:8].css' })] : []),
-        ...(emitsPage ? [new HtmlWebpackPlugin({ template: join(options.appDir, 'src/index.html'), chunks: ['main'] })] : []),
+        ...(emitsPage ? [new HtmlWebpackPlugin({ template: join(options.appDir, 'src/index.html'), chunks: ['main'], publicPath: '/' })] : []),
         ...(existsSync(publicDir) ? [new CopyWebpackPlugin({ patterns: [{ from: publicDir, to: '.' }] })] : []),
       ],
       performance: { hints: false },
@@ -97,6 +98,8 @@ export function createWebpackConfig(options: AppBuildOptions) {
         // Remotes are fetched cross-origin by the host.
         headers: { 'Access-Control-Allow-Origin': '*' },
         client: { overlay: { warnings: false } },
+        // Same-origin API, as in production: the XSRF cookie needs it.
+        proxy: [{ context: ['/api'], target: 'http://localhost:3004', pathRewrite: { '^/api': '' } }],
         ...options.devServer,
       },
     };

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 
 /**
  * Libraries that must exist once in the browser: React and its context-holding companions, and the
@@ -42,4 +42,3 @@ export function sharedSingletons(appDir: string) {
   );
 }
 
-export const sharedPackageDir = dirname(require.resolve('@special-gift/shared/package.json'));

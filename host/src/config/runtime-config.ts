@@ -8,6 +8,8 @@ export type RemoteName = (typeof REMOTE_NAMES)[number];
 export interface RuntimeConfig extends ShellConfig {
   /** Where each remote's `mf-manifest.json` lives. */
   readonly remotes: Readonly<Record<RemoteName, string>>;
+  /** Overrides the swipe-back default (on for iOS, off elsewhere). */
+  readonly swipeBackEnabled?: boolean;
 }
 
 export class ConfigError extends Error {
@@ -68,13 +70,30 @@ export function parseRuntimeConfig(raw: unknown): RuntimeConfig {
     }
   }
 
+  const swipeBackEnabled = input.swipeBackEnabled;
+  if (swipeBackEnabled !== undefined && typeof swipeBackEnabled !== 'boolean') {
+    problems.push('"swipeBackEnabled" must be true or false when given');
+  }
+
   if (problems.length > 0) throw new ConfigError(problems);
-  return { apiBase, cardScanBase, siteBase, defaultLanguage, remotes };
+  return {
+    apiBase,
+    cardScanBase,
+    siteBase,
+    defaultLanguage,
+    remotes,
+    ...(typeof swipeBackEnabled === 'boolean' ? { swipeBackEnabled } : {}),
+  };
 }
 
-/** Fetches and validates `config.json` from the host's own origin. */
-export async function loadRuntimeConfig(url = '/config.json', fetchImpl: typeof fetch = fetch): Promise<RuntimeConfig> {
-  const response = await fetchImpl(url, { cache: 'no-cache', headers: { Accept: 'application/json' } });
+/** Reads and validates the answer to the `config.json` request (started early by main.ts). */
+export async function readRuntimeConfig(request: Promise<Response>, url = '/config.json'): Promise<RuntimeConfig> {
+  let response: Response;
+  try {
+    response = await request;
+  } catch (cause) {
+    throw new ConfigError([`${url} could not be fetched (${String(cause)})`]);
+  }
   if (!response.ok) throw new ConfigError([`${url} answered ${response.status}`]);
   let body: unknown;
   try {

@@ -1,1 +1,7 @@
+export * from './page';
+export * from './button';
+export * from './back-button';
+export * from './text-field';
+export * from './checkbox-field';
+export * from './status-view';
 export * from './overlays';

@@ -12,7 +12,7 @@ export interface RemoteScreensOptions {
   runtime: FederationRuntime;
   manifests: Readonly<Record<RemoteName, string>>;
   /** Loads the remote's translations for the current language before the screen renders. */
-  loadTexts: (namespace: string) => Promise<unknown>;
+  loadTexts: (namespace: string, manifestUrl: string) => Promise<unknown>;
   /** How long one attempt may take before it counts as failed. */
   timeoutMs?: number;
 }
@@ -24,6 +24,8 @@ export interface RemoteScreensOptions {
 export const DEFAULT_REMOTE_TIMEOUT_MS = 15_000;
 
 export interface RemoteScreens {
+  /** The screen module if it has already loaded, so a preloaded screen renders without suspending. */
+  peek(name: RemoteName): RemoteScreenModule | undefined;
   /**
    * The screen module, loaded once and cached. A failure is not cached: the next call re-registers
    * the remote (dropping the runtime's cached entry) and tries again, without a page reload.
@@ -45,23 +47,24 @@ export function createRemoteScreens(options: RemoteScreensOptions): RemoteScreen
   const timeoutMs = options.timeoutMs ?? DEFAULT_REMOTE_TIMEOUT_MS;
   const pending = new Map<RemoteName, Promise<RemoteScreenModule>>();
   const failed = new Set<RemoteName>();
+  const loaded = new Map<RemoteName, RemoteScreenModule>();
 
   options.runtime.registerRemotes(REMOTE_NAMES.map((name) => ({ name, entry: options.manifests[name] })));
 
   async function fetchScreen(name: RemoteName): Promise<RemoteScreenModule> {
-    let loaded: unknown;
+    let module: unknown;
     try {
-      loaded = await options.runtime.loadRemote<unknown>(`${name}/Screen`);
+      module = await options.runtime.loadRemote<unknown>(`${name}/Screen`);
     } catch (cause) {
       throw new RemoteLoadError(name, 'unavailable', { cause });
     }
     // The runtime answers null when an error hook swallowed the failure.
-    if (loaded === null || loaded === undefined) throw new RemoteLoadError(name, 'unavailable');
-    if (!isRemoteScreenModule(loaded) || loaded.meta.contractVersion !== CONTRACT_VERSION) {
+    if (module === null || module === undefined) throw new RemoteLoadError(name, 'unavailable');
+    if (!isRemoteScreenModule(module) || module.meta.contractVersion !== CONTRACT_VERSION) {
       throw new RemoteLoadError(name, 'incompatible');
     }
-    await options.loadTexts(loaded.meta.namespace);
-    return loaded;
+    await options.loadTexts(module.meta.namespace, options.manifests[name]);
+    return module;
   }
 
   function load(name: RemoteName): Promise<RemoteScreenModule> {
@@ -72,7 +75,7 @@ export function createRemoteScreens(options: RemoteScreensOptions): RemoteScreen
     }
     const attempt = withTimeout(fetchScreen(name), timeoutMs, () => new RemoteLoadError(name, 'timeout'));
     pending.set(name, attempt);
-    attempt.catch(() => {
+    attempt.then((module) => loaded.set(name, module)).catch(() => {
       if (pending.get(name) !== attempt) return;
       pending.delete(name);
       failed.add(name);
@@ -81,6 +84,7 @@ export function createRemoteScreens(options: RemoteScreensOptions): RemoteScreen
   }
 
   return {
+    peek: (name) => loaded.get(name),
     load,
     async preloadAll() {
       await Promise.all(

@@ -1,0 +1,62 @@
+import type { SignUp } from '@special-gift/shared/validation';
+import type { Queryable } from './database';
+import { toIsoTimestamp } from './timestamp';
+
+/** A stored sign-up. */
+export interface SignUpRecord {
+  readonly id: string;
+  readonly firstName: string;
+  readonly lastName: string;
+  readonly email: string;
+  readonly phone: string | null;
+  readonly cardCode: string;
+  /** ISO 8601. */
+  readonly createdAt: string;
+}
+
+interface SignUpRow {
+  id: string;
+  first_name: string;
+  last_name: string;
+  email: string;
+  phone: string | null;
+  card_code: string;
+  created_at: unknown;
+}
+
+const COLUMNS = 'id, first_name, last_name, email, phone, card_code, created_at';
+
+function toRecord(row: SignUpRow): SignUpRecord {
+  return {
+    id: row.id,
+    firstName: row.first_name,
+    lastName: row.last_name,
+    email: row.email,
+    phone: row.phone,
+    cardCode: row.card_code,
+    createdAt: toIsoTimestamp(row.created_at),
+  };
+}
+
+/**
+ * Stores a sign-up; `null` when its card code is already registered. ON CONFLICT, not a caught
+ * unique violation, so a taken card leaves the surrounding transaction usable.
+ */
+export async function insertSignUp(db: Queryable, signUp: SignUp): Promise<SignUpRecord | null> {
+  const result = await db.query<SignUpRow>(
+    `INSERT INTO sign_ups (first_name, last_name, email, phone, card_code)
+     VALUES ($1, $2, $3, $4, $5)
+     ON CONFLICT (card_code) DO NOTHING
+     RETURNING ${COLUMNS}`,
+    [signUp.firstName, signUp.lastName, signUp.email, signUp.phone ?? null, signUp.cardCode],
+  );
+  const row = result.rows[0];
+  return row ? toRecord(row) : null;
+}
+
+/** `id` must be a UUID (the column type); check it before calling. */
+export async function findSignUpById(db: Queryable, id: string): Promise<SignUpRecord | null> {
+  const result = await db.query<SignUpRow>(`SELECT ${COLUMNS} FROM sign_ups WHERE id = $1`, [id]);
+  const row = result.rows[0];
+  return row ? toRecord(row) : null;
+}

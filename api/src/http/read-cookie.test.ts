@@ -1,0 +1,26 @@
+import { readCookie } from './read-cookie';
+
+describe('readCookie', () => {
+  it('finds a cookie among others, trimming around names and values', () => {
+    expect(readCookie('a=1; XSRF-TOKEN=abc ;b=2', 'XSRF-TOKEN')).toBe('abc');
+  });
+
+  it('URI-decodes the value', () => {
+    expect(readCookie('t=a%2Bb%3D', 't')).toBe('a+b=');
+  });
+
+  it('takes the first of duplicate cookies', () => {
+    expect(readCookie('t=first; t=second', 't')).toBe('first');
+  });
+
+  it('does not match a name that only contains the wanted one', () => {
+    expect(readCookie('MY-XSRF-TOKEN=abc', 'XSRF-TOKEN')).toBeNull();
+  });
+
+  it('returns null when absent, valueless or undecodable', () => {
+    expect(readCookie(undefined, 't')).toBeNull();
+    expect(readCookie('', 't')).toBeNull();
+    expect(readCookie('t', 't')).toBeNull();
+    expect(readCookie('t=%E0%A4%A', 't')).toBeNull();
+  });
+});

@@ -1,0 +1,26 @@
+import type { SignUpRecord } from '../db/sign-up-repository';
+
+/** A sign-up as the API shows it: never the full card code, only its last four digits. */
+export interface PublicSignUp {
+  readonly id: string;
+  readonly firstName: string;
+  readonly lastName: string;
+  readonly email: string;
+  readonly phone: string | null;
+  readonly cardLast4: string;
+  readonly createdAt: string;
+}
+
+export function toPublicSignUp(record: SignUpRecord): PublicSignUp {
+  return {
+    id: record.id,
+    firstName: record.firstName,
+    lastName: record.lastName,
+    email: record.email,
+    phone: record.phone,
+    cardLast4: record.cardCode.slice(-4),
+    createdAt: record.createdAt,
+  };
+}
+
+export const signUpLocation = (id: string) => `/v1/sign-ups/${id}`;

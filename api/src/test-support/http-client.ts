@@ -1,0 +1,30 @@
+// TEST SUPPORT ONLY: small fetch helpers for talking to a test server.
+
+/** A fixed double-submit pair: the API only checks that cookie and header agree. */
+export const XSRF_TOKEN = 'test-xsrf-token';
+export const XSRF_HEADERS: Readonly<Record<string, string>> = { cookie: `XSRF-TOKEN=${XSRF_TOKEN}`, 'x-xsrf-token': XSRF_TOKEN };
+
+export interface PostOptions {
+  /** The Idempotency-Key header; `null` to send none. A fresh UUID by default. */
+  readonly key?: string | null;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** POSTs `body` (an object is sent as JSON, a string as is) to `/v1/sign-ups` with a valid XSRF pair. */
+export function postSignUp(baseUrl: string, body: unknown, { key = crypto.randomUUID(), headers = {} }: PostOptions = {}): Promise<Response> {
+  return fetch(`${baseUrl}/v1/sign-ups`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      ...XSRF_HEADERS,
+      ...(key === null ? {} : { 'idempotency-key': key }),
+      ...headers,
+    },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+}
+
+/** The `Set-Cookie` header for XSRF-TOKEN, if the response set one. */
+export function xsrfSetCookie(response: Response): string | undefined {
+  return response.headers.getSetCookie().find((cookie) => cookie.startsWith('XSRF-TOKEN='));
+}

@@ -1,0 +1,87 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createConnection } from 'node:net';
+import { join } from 'node:path';
+import { REPO_ROOT } from '../../tooling/serve/local-topology';
+import { API_DATA_DIR, CONFIG_FILE, E2E_PORTS, HOST_URL, STATE_DIR, type AppName } from './topology';
+
+const tsx = join(REPO_ROOT, 'node_modules', '.bin', 'tsx');
+const pidFile = (app: AppName) => join(STATE_DIR, `${app}.pid`);
+
+function commandFor(app: AppName): { args: string[]; cwd: string; env: NodeJS.ProcessEnv } {
+  if (app === 'api') {
+    return {
+      args: ['src/main.ts'],
+      cwd: join(REPO_ROOT, 'api'),
+      env: { ...process.env, PORT: String(E2E_PORTS.api), HOST: '127.0.0.1', API_DATA_DIR },
+    };
+  }
+  const serveApp = join(REPO_ROOT, 'tooling', 'serve', 'serve-app.ts');
+  const args =
+    app === 'host'
+      ? [serveApp, 'host', '--port', String(E2E_PORTS.host), '--api', `http://127.0.0.1:${E2E_PORTS.api}`, '--config', CONFIG_FILE]
+      : [serveApp, app, '--port', String(E2E_PORTS[app]), '--host-origin', HOST_URL];
+  return { args, cwd: REPO_ROOT, env: process.env };
+}
+
+function portOpen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection({ port, host: '127.0.0.1' });
+    socket.once('connect', () => socket.end(() => resolve(true)));
+    socket.once('error', () => resolve(false));
+  });
+}
+
+async function waitForPort(port: number, open: boolean, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if ((await portOpen(port)) === open) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`port ${port} did not ${open ? 'open' : 'close'} within ${timeoutMs} ms`);
+}
+
+function isRunning(app: AppName): boolean {
+  const file = pidFile(app);
+  if (!existsSync(file)) return false;
+  try {
+    process.kill(Number(readFileSync(file, 'utf8')), 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Starts one app as a detached process (its own server, as in production) and waits for its port. */
+export async function startApp(app: AppName): Promise<void> {
+  if (isRunning(app)) return;
+  mkdirSync(STATE_DIR, { recursive: true });
+  const { args, cwd, env } = commandFor(app);
+  const log = openSync(join(STATE_DIR, `${app}.log`), 'a');
+  const child = spawn(tsx, args, { cwd, env, detached: true, stdio: ['ignore', log, log] });
+  child.unref();
+  writeFileSync(pidFile(app), String(child.pid));
+  await waitForPort(E2E_PORTS[app], true);
+}
+
+/** Stops one app (as if its server went down) and waits until its port refuses connections. */
+export async function stopApp(app: AppName): Promise<void> {
+  const file = pidFile(app);
+  if (!existsSync(file)) return;
+  const pid = Number(readFileSync(file, 'utf8'));
+  const signal = (name: NodeJS.Signals) => {
+    try {
+      process.kill(-pid, name); // the whole process group: tsx and its node child
+    } catch {
+      // already gone
+    }
+  };
+  signal('SIGTERM');
+  rmSync(file, { force: true });
+  try {
+    await waitForPort(E2E_PORTS[app], false, 5_000);
+  } catch {
+    signal('SIGKILL');
+    await waitForPort(E2E_PORTS[app], false);
+  }
+}

@@ -1,0 +1,69 @@
+import { loadRemote, registerRemotes } from '@module-federation/enhanced/runtime';
+import '@special-gift/shared/styles.css';
+import { CONTRACT_VERSION, createHttpClient, createOverlayController, type ShellApi } from '@special-gift/shared';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { readRuntimeConfig } from '../config/runtime-config';
+import { createRemoteScreens } from '../features/remotes/remote-screens';
+
+import { createI18n } from '../services/i18n/create-i18n';
+import { createNavigation } from '../services/navigation/create-navigation';
+import { createStorage } from '../services/storage/create-storage';
+import { App } from './app';
+import { createAppRouter } from './create-app-router';
+import { schedulePreload } from './schedule-preload';
+import { remoteForPath } from './routes';
+
+/**
+ * Starts the app: config, then the services, then the first screen. The first route's remote
+ * starts loading as soon as the config is known, in parallel with storage and translations.
+ */
+export async function boot(root: HTMLElement, configResponse: Promise<Response>): Promise<void> {
+  const config = await readRuntimeConfig(configResponse);
+
+  const storage = await createStorage();
+  const i18nReady = createI18n({ storage, defaultLanguage: config.defaultLanguage });
+  const remoteScreens = createRemoteScreens({
+    runtime: { registerRemotes, loadRemote },
+    manifests: config.remotes,
+    loadTexts: async (namespace, manifestUrl) => (await i18nReady).loadNamespace(namespace, new URL('.', new URL(manifestUrl, window.location.href)).href),
+  });
+  const firstRemote = remoteForPath(window.location.pathname);
+  // Failures surface on the route's own error screen; here they only must not be unhandled.
+  if (firstRemote) remoteScreens.load(firstRemote).catch(() => undefined);
+
+  const i18n = await i18nReady;
+  const router = createAppRouter();
+  const navigation = createNavigation(router);
+  const overlays = createOverlayController();
+  const shell: ShellApi = {
+    contractVersion: CONTRACT_VERSION,
+    config: { apiBase: config.apiBase, cardScanBase: config.cardScanBase, siteBase: config.siteBase, defaultLanguage: config.defaultLanguage },
+    navigation,
+    i18n,
+    storage,
+    overlays,
+    http: createHttpClient({ baseUrl: config.apiBase }),
+  };
+
+  createRoot(root).render(
+    <StrictMode>
+      <App
+        shell={shell}
+        i18n={i18n.instance}
+        router={router}
+        services={{
+          remoteScreens,
+          navigation,
+          overlays,
+          swipeBackEnabled: config.swipeBackEnabled,
+          onFirstScreenRendered: schedulePreload(async () => {
+            await remoteScreens.preloadAll();
+            // Observable marker for tests and the benchmark: every remote's code and texts are in.
+            document.documentElement.dataset.preloaded = 'true';
+          }),
+        }}
+      />
+    </StrictMode>,
+  );
+}

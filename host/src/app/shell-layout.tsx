@@ -1,0 +1,47 @@
+import { OverlayHost } from '@special-gift/shared';
+import { useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Outlet, useLocation } from 'react-router-dom';
+import { useSwipeBack } from '../services/navigation/use-swipe-back';
+import { useHostServices } from './host-services';
+import './shell-layout.css';
+
+/** Moves focus to the new page's title after a navigation, so screen readers announce the page. */
+function useFocusTitleOnNavigation(locationKey: string, page: React.RefObject<HTMLDivElement | null>) {
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    let frames = 0;
+    let handle = 0;
+    // The screen may still be loading: look for its title for a short while.
+    const tryFocus = () => {
+      const title = page.current?.querySelector<HTMLElement>('[data-page-title]');
+      if (title) title.focus({ preventScroll: true });
+      else if (frames++ < 120) handle = requestAnimationFrame(tryFocus);
+    };
+    handle = requestAnimationFrame(tryFocus);
+    return () => cancelAnimationFrame(handle);
+  }, [locationKey, page]);
+}
+
+/** The app shell: the current page with its directional enter transition, and the overlay layer. */
+export function ShellLayout() {
+  const location = useLocation();
+  const { navigation, overlays, swipeBackEnabled } = useHostServices();
+  const { t } = useTranslation();
+  const page = useRef<HTMLDivElement>(null);
+  useFocusTitleOnNavigation(location.key, page);
+  useSwipeBack(page, navigation, swipeBackEnabled);
+
+  return (
+    <>
+      <div ref={page} key={location.key} className={`sg-shell-page sg-shell-page--${navigation.direction()}`} data-testid="shell-page">
+        <Outlet />
+      </div>
+      <OverlayHost controller={overlays} labels={{ ok: t('overlay.ok'), cancel: t('overlay.cancel'), close: t('overlay.close') }} />
+    </>
+  );
+}

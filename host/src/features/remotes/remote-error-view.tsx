@@ -1,0 +1,32 @@
+import { Button, Page, StatusView, useNavigation } from '@special-gift/shared';
+import { useTranslation } from 'react-i18next';
+import { RemoteLoadError } from './remote-load-error';
+
+/** The friendly screen shown instead of a remote that could not load or crashed. */
+export function RemoteErrorView({ error, onRetry }: { error: unknown; onRetry: () => void }) {
+  const { t } = useTranslation();
+  const navigation = useNavigation();
+  const loadFailure = error instanceof RemoteLoadError ? error.reason : null;
+  const title = loadFailure ? t('remoteError.title') : t('renderError.title');
+  const message = loadFailure ? t(`remoteError.${loadFailure}`) : t('renderError.message');
+  const atHome = navigation.location().pathname === '/';
+  return (
+    <Page title={t('app.name')}>
+      <StatusView
+        role="alert"
+        title={title}
+        message={message}
+        action={
+          <>
+            <Button onClick={onRetry}>{t('actions.tryAgain')}</Button>
+            {atHome ? null : (
+              <Button variant="text" onClick={() => navigation.root('/')}>
+                {t('actions.goHome')}
+              </Button>
+            )}
+          </>
+        }
+      />
+    </Page>
+  );
+}

@@ -1,0 +1,9 @@
+import { createWebpackConfig } from '../tooling/webpack/create-webpack-config';
+import federation from './module-federation.config';
+
+export default createWebpackConfig({
+  appDir: __dirname,
+  port: 3000,
+  entry: './src/main.ts',
+  federation,
+});

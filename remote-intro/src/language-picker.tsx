@@ -1,0 +1,40 @@
+import { useOverlays, useShellI18n, type Language } from '@special-gift/shared';
+import { useTranslation } from 'react-i18next';
+
+/** Each language is named in itself, so a reader finds theirs whatever is shown now. */
+const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', fr: 'Français', ar: 'العربية' };
+
+/** Header button that opens an action sheet of the supported languages. */
+export function LanguagePicker() {
+  const { t } = useTranslation('intro');
+  const overlays = useOverlays();
+  const i18n = useShellI18n();
+  const current = i18n.current();
+
+  const choose = async () => {
+    const result = await overlays.actionSheet({
+      header: t('language.title'),
+      buttons: [
+        ...i18n.languages.map((language) => ({
+          text: language === current ? `${LANGUAGE_NAMES[language]} ✓` : LANGUAGE_NAMES[language],
+          data: language,
+        })),
+        { text: t('language.cancel'), role: 'cancel' as const },
+      ],
+    });
+    const picked = result.data as Language | undefined;
+    if (result.role !== 'cancel' && result.role !== 'backdrop' && picked && picked !== current) {
+      await i18n.changeLanguage(picked);
+    }
+  };
+
+  return (
+    <button type="button" className="intro-language" onClick={() => void choose()} aria-label={t('language.button', { language: LANGUAGE_NAMES[current] })}>
+      <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true" focusable="false">
+        <circle cx="12" cy="12" r="9" fill="none" stroke="currentColor" strokeWidth="1.8" />
+        <path d="M3 12h18M12 3c2.8 3 2.8 15 0 18M12 3c-2.8 3-2.8 15 0 18" fill="none" stroke="currentColor" strokeWidth="1.8" />
+      </svg>
+      <span className="intro-language__code">{current.toUpperCase()}</span>
+    </button>
+  );
+}

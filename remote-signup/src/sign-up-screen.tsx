@@ -1,0 +1,92 @@
+import { BackButton, Button, CheckboxField, Page, TextField, useOverlays, type SignUpErrorCode, type SignUpField } from '@special-gift/shared';
+import type { FormEvent, MouseEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { CardCodeHelp } from './card-code-help';
+import { TermsContent } from './terms-content';
+import { useSignUpForm } from './use-sign-up-form';
+import { fieldId } from './sign-up-values';
+import './sign-up-screen.css';
+
+/** The sign-up form: who you are, your card code, consent; then the thank-you screen. */
+export function SignUpScreen() {
+  const { t } = useTranslation('signup');
+  const overlays = useOverlays();
+  const form = useSignUpForm();
+  const { values, errors } = form;
+
+  const message = (field: SignUpField) => {
+    const code: SignUpErrorCode | undefined = errors[field];
+    return code ? t([`errors.${field}.${code}`, `errors.${code}`]) : undefined;
+  };
+  const text = (field: 'firstName' | 'lastName' | 'email' | 'phone' | 'cardCode') => ({
+    id: fieldId(field),
+    name: field,
+    value: values[field],
+    error: message(field),
+    onChange: (event: { target: { value: string } }) => form.change(field, event.target.value),
+    onBlur: () => form.blur(field),
+  });
+
+  const openTerms = async () => {
+    const { role } = await overlays.modal({ title: t('terms.title'), render: (dismiss) => <TermsContent onAccept={() => dismiss(undefined, 'confirm')} /> });
+    if (role === 'confirm') form.change('acceptedTerms', true);
+  };
+  const openCardHelp = (event: MouseEvent<HTMLButtonElement>) => {
+    void overlays.popover({ title: t('cardHelp.title'), anchor: event.currentTarget, render: () => <CardCodeHelp /> });
+  };
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    form.submit();
+  };
+
+  return (
+    <Page title={t('title')} start={<BackButton defaultHref="/" label={t('back')} />}>
+      <p className="signup__lead">{t('lead')}</p>
+      <form className="signup__form" noValidate onSubmit={onSubmit} aria-busy={!form.ready || undefined}>
+        <fieldset className="signup__group">
+          <legend className="signup__legend">{t('sections.you')}</legend>
+          <TextField {...text('firstName')} label={t('fields.firstName')} autoComplete="given-name" maxLength={100} />
+          <TextField {...text('lastName')} label={t('fields.lastName')} autoComplete="family-name" maxLength={100} />
+          <TextField {...text('email')} label={t('fields.email')} type="email" inputMode="email" autoComplete="email" spellCheck={false} />
+          <TextField {...text('phone')} label={t('fields.phone')} type="tel" inputMode="tel" autoComplete="tel" hint={t('hints.phone')} />
+        </fieldset>
+        <fieldset className="signup__group">
+          <legend className="signup__legend">{t('sections.card')}</legend>
+          <TextField
+            {...text('cardCode')}
+            label={t('fields.cardCode')}
+            inputMode="numeric"
+            autoComplete="off"
+            maxLength={19}
+            dir="ltr"
+            className="signup__card-code"
+            hint={t('hints.cardCode')}
+            labelAddon={
+              <button type="button" className="signup__help-link" onClick={openCardHelp}>
+                {t('cardHelp.link')}
+              </button>
+            }
+          />
+        </fieldset>
+        <CheckboxField
+          id={fieldId('acceptedTerms')}
+          name="acceptedTerms"
+          checked={values.acceptedTerms}
+          onChange={(event) => form.change('acceptedTerms', event.target.checked)}
+          error={message('acceptedTerms')}
+          label={
+            <>
+              {t('consent.before')}{' '}
+              <button type="button" className="signup__help-link" onClick={() => void openTerms()}>
+                {t('consent.link')}
+              </button>
+            </>
+          }
+        />
+        <Button type="submit" expand busy={form.submitting} className="signup__submit">
+          {form.submitting ? t('submitting') : t('submit')}
+        </Button>
+      </form>
+    </Page>
+  );
+}

@@ -1,0 +1,170 @@
+import {
+  formatCardCode,
+  isHttpError,
+  SIGN_UP_FIELDS,
+  SIGN_UP_RESULT_STORAGE_KEY,
+  useHttp,
+  useNavigation,
+  useOverlays,
+  useShellLocation,
+  useStorage,
+  validateSignUp,
+  validateSignUpField,
+  type SignUpErrors,
+  type SignUpField,
+  type SignUpResult,
+} from '@special-gift/shared';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { createIdempotencyKey } from './create-idempotency-key';
+import { clearDraft, readDraft, writeDraft } from './sign-up-draft';
+import { EMPTY_VALUES, fieldId, hasAnyValue, type SignUpValues } from './sign-up-values';
+
+/** The API's answer to a created sign-up (api/openapi.yaml). */
+interface CreatedSignUp {
+  readonly firstName: string;
+  readonly email: string;
+  readonly cardLast4: string;
+  readonly createdAt: string;
+}
+
+const DRAFT_SAVE_DELAY_MS = 300;
+
+function focusFirstInvalid(errors: SignUpErrors) {
+  const first = SIGN_UP_FIELDS.find((field) => errors[field]);
+  if (first) document.getElementById(fieldId(first))?.focus();
+}
+
+/**
+ * The sign-up form's state and behaviour: validation on leave and on submit with the shared rules,
+ * a draft saved as the user types and restored on return, a `?card=` link prefill, and a submit
+ * that cannot run twice and never loses what was typed.
+ */
+export function useSignUpForm() {
+  const { t } = useTranslation('signup');
+  const storage = useStorage();
+  const http = useHttp();
+  const overlays = useOverlays();
+  const navigation = useNavigation();
+  const { search } = useShellLocation();
+
+  const [values, setValues] = useState<SignUpValues>(EMPTY_VALUES);
+  const [errors, setErrors] = useState<SignUpErrors>({});
+  const [submitting, setSubmitting] = useState(false);
+  const [ready, setReady] = useState(false);
+  const touched = useRef(new Set<SignUpField>());
+  const idempotencyKey = useRef<string | undefined>(undefined);
+  const inFlight = useRef(false);
+  const started = useRef(false);
+  const saveFailureShown = useRef(false);
+
+  // Restore the draft once; a scanned-card link's code wins over the draft's.
+  useEffect(() => {
+    if (started.current) return;
+    started.current = true;
+    const cardFromLink = new URLSearchParams(search).get('card');
+    readDraft(storage)
+      .catch(() => null)
+      .then((draft) => {
+        let next = draft?.values ?? EMPTY_VALUES;
+        idempotencyKey.current = draft?.idempotencyKey;
+        if (cardFromLink) next = { ...next, cardCode: formatCardCode(cardFromLink) };
+        setValues(next);
+        setReady(true);
+        if (draft && hasAnyValue(draft.values)) void overlays.toast({ message: t('draftRestored') });
+      });
+  }, [search, storage, overlays, t]);
+
+  // Save as the user types (debounced). A failed save is said once, never silently dropped.
+  useEffect(() => {
+    if (!ready) return;
+    const timer = window.setTimeout(() => {
+      const draft = idempotencyKey.current ? { values, idempotencyKey: idempotencyKey.current } : { values };
+      writeDraft(storage, draft).catch(() => {
+        if (saveFailureShown.current) return;
+        saveFailureShown.current = true;
+        void overlays.toast({ message: t('draftSaveFailed'), duration: 6000 });
+      });
+    }, DRAFT_SAVE_DELAY_MS);
+    return () => window.clearTimeout(timer);
+  }, [values, ready, storage, overlays, t]);
+
+  const setFieldError = useCallback((field: SignUpField, next: SignUpValues) => {
+    setErrors((current) => ({ ...current, [field]: validateSignUpField(field, next) }));
+  }, []);
+
+  const change = useCallback(
+    <K extends keyof SignUpValues>(field: K, value: SignUpValues[K]) => {
+      // Different values make a different submission: it needs its own idempotency key.
+      idempotencyKey.current = undefined;
+      setValues((current) => {
+        const next = { ...current, [field]: field === 'cardCode' ? formatCardCode(String(value)) : value };
+        if (touched.current.has(field) || field === 'acceptedTerms') setFieldError(field, next);
+        return next;
+      });
+    },
+    [setFieldError],
+  );
+
+  const blur = useCallback(
+    (field: SignUpField) => {
+      touched.current.add(field);
+      setFieldError(field, values);
+    },
+    [values, setFieldError],
+  );
+
+  const send = useCallback(async (): Promise<void> => {
+    const checked = validateSignUp(values);
+    SIGN_UP_FIELDS.forEach((field) => touched.current.add(field));
+    if (!checked.ok) {
+      setErrors(checked.errors);
+      focusFirstInvalid(checked.errors);
+      return;
+    }
+    setErrors({});
+    const key = (idempotencyKey.current ??= createIdempotencyKey());
+    await writeDraft(storage, { values, idempotencyKey: key }).catch(() => undefined);
+
+    inFlight.current = true;
+    setSubmitting(true);
+    try {
+      const created = await http.post<CreatedSignUp>(
+        'sign-ups',
+        { ...values, phone: values.phone.trim() === '' ? undefined : values.phone },
+        { headers: { 'Idempotency-Key': key } },
+      );
+      const result: SignUpResult = { firstName: created.firstName, email: created.email, cardLast4: created.cardLast4, createdAt: created.createdAt };
+      await storage.set(SIGN_UP_RESULT_STORAGE_KEY, result).catch(() => undefined);
+      await clearDraft(storage).catch(() => undefined);
+      navigation.root('/thank-you');
+    } catch (error) {
+      inFlight.current = false;
+      setSubmitting(false);
+      const fields = isHttpError(error) && error.kind === 'http' ? error.body?.error.fields : undefined;
+      if (fields && Object.keys(fields).length > 0) {
+        const serverErrors = Object.fromEntries(Object.entries(fields).filter(([field]) => (SIGN_UP_FIELDS as readonly string[]).includes(field))) as SignUpErrors;
+        setErrors(serverErrors);
+        focusFirstInvalid(serverErrors);
+        return;
+      }
+      const reason = isHttpError(error) ? (error.kind === 'http' ? ((error.status ?? 500) >= 500 ? 'server' : 'rejected') : error.kind) : 'server';
+      const { role } = await overlays.alert({
+        header: t('failure.title'),
+        message: t(`failure.${reason === 'aborted' ? 'network' : reason}`),
+        buttons: [
+          { text: t('failure.cancel'), role: 'cancel' },
+          { text: t('failure.retry'), role: 'retry' },
+        ],
+      });
+      if (role === 'retry') return send();
+    }
+  }, [values, storage, http, navigation, overlays, t]);
+
+  const submit = useCallback(() => {
+    if (inFlight.current) return; // a double click submits once
+    void send();
+  }, [send]);
+
+  return { values, errors, submitting, ready, change, blur, submit };
+}

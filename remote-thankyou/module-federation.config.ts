@@ -1,0 +1,6 @@
+import { createModuleFederationConfig } from '@module-federation/enhanced';
+
+export default createModuleFederationConfig({
+  name: 'thankyou',
+  exposes: { './Screen': './src/exposed-screen.ts' },
+});

@@ -1,0 +1,2 @@
+export * from './create-http-client';
+export * from './xsrf';

@@ -1,0 +1,62 @@
+import { useId, useRef } from 'react';
+import type { OverlayButton } from '../../contract/overlays';
+import { buttonClass } from './button-class';
+import type { DialogProps } from './dialog-props';
+import { useButtonPress } from './use-button-press';
+import { useNativeDialog } from './use-native-dialog';
+
+export function AlertDialog({ entry, labels, onBackdrop, toastRegion }: DialogProps<'alert'>) {
+  const { header, subHeader, message, backdropDismiss = true } = entry.options;
+  const buttons: readonly OverlayButton[] = entry.options.buttons ?? [{ text: labels.ok, role: 'confirm' }];
+  const ref = useRef<HTMLDialogElement>(null);
+  const id = useId();
+  const headerId = `${id}-header`;
+  const messageId = `${id}-message`;
+
+  useNativeDialog(ref, {
+    initialFocus: 'button',
+    backdropDismiss,
+    onBackdrop,
+    onClosedByBrowser: () => entry.dismiss(undefined, 'backdrop'),
+  });
+  const press = useButtonPress(entry.dismiss);
+
+  return (
+    <dialog
+      ref={ref}
+      className="sg-overlay sg-alert"
+      // `alertdialog` needs something to respond to; <dialog> allows no `alert` role, so a button-less alert stays a dialog.
+      role={buttons.length > 0 ? 'alertdialog' : undefined}
+      aria-labelledby={headerId}
+      aria-describedby={message ? messageId : undefined}
+      tabIndex={-1}
+    >
+      <div className="sg-overlay__surface sg-alert__surface">
+        <h2 id={headerId} className="sg-alert__header">
+          {header}
+        </h2>
+        {subHeader ? <p className="sg-alert__sub-header">{subHeader}</p> : null}
+        {message ? (
+          <p id={messageId} className="sg-alert__message">
+            {message}
+          </p>
+        ) : null}
+        {buttons.length > 0 ? (
+          <div className={`sg-alert__buttons${buttons.length > 2 ? ' sg-alert__buttons--stacked' : ''}`}>
+            {buttons.map((button, index) => (
+              <button
+                key={index}
+                type="button"
+                className={buttonClass('sg-alert__button', button)}
+                onClick={() => void press(button)}
+              >
+                {button.text}
+              </button>
+            ))}
+          </div>
+        ) : null}
+      </div>
+      {toastRegion}
+    </dialog>
+  );
+}

@@ -1,0 +1,18 @@
+// The sign-up rules, shared by the browser form and the API so both judge input the same way.
+// Pure TypeScript: no DOM, no dependencies. (Test fixtures live in ./test-card-codes, not here.)
+export { isEmptyInputValue } from './required';
+export { codePointLength } from './code-point-length';
+export { CARD_CODE_LENGTH, formatCardCode, isLuhnValid, normalizeCardCode } from './card-code';
+export { normalizePhone } from './phone';
+export { EMAIL_MAX_LENGTH, isValidEmail, normalizeEmail } from './email';
+export { NAME_MAX_LENGTH } from './sign-up-field-rules';
+export { validateSignUp, validateSignUpField } from './validate-sign-up';
+export {
+  SIGN_UP_FIELDS,
+  type SignUp,
+  type SignUpErrorCode,
+  type SignUpErrors,
+  type SignUpField,
+  type SignUpInput,
+  type SignUpValidationResult,
+} from './sign-up-types';

@@ -1,0 +1,61 @@
+import { CARD_CODE_LENGTH, isLuhnValid, normalizeCardCode } from './card-code';
+import { codePointLength } from './code-point-length';
+import { EMAIL_MAX_LENGTH, normalizeEmail } from './email';
+import { normalizePhone } from './phone';
+import { isEmptyInputValue } from './required';
+import type { SignUp, SignUpErrorCode, SignUpField } from './sign-up-types';
+
+export const NAME_MAX_LENGTH = 50;
+
+export type FieldCheck<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: SignUpErrorCode };
+
+const pass = <T>(value: T): FieldCheck<T> => ({ ok: true, value });
+const fail = (error: SignUpErrorCode): FieldCheck<never> => ({ ok: false, error });
+
+// Each rule takes the raw value as sent (any type, since server input is untrusted JSON) and
+// either normalises it or names the error. A missing value is 'required'; a value of the wrong
+// type is treated like unreadable text and gets the field's format error.
+
+function checkName(raw: unknown): FieldCheck<string> {
+  if (isEmptyInputValue(raw) || typeof raw !== 'string') return fail('required');
+  const name = raw.trim();
+  return codePointLength(name) > NAME_MAX_LENGTH ? fail('too_long') : pass(name);
+}
+
+function checkEmail(raw: unknown): FieldCheck<string> {
+  if (isEmptyInputValue(raw)) return fail('required');
+  if (typeof raw !== 'string') return fail('invalid_email');
+  if (codePointLength(raw.trim()) > EMAIL_MAX_LENGTH) return fail('too_long');
+  const email = normalizeEmail(raw);
+  return email === null ? fail('invalid_email') : pass(email);
+}
+
+function checkPhone(raw: unknown): FieldCheck<string | undefined> {
+  if (isEmptyInputValue(raw)) return pass(undefined); // optional
+  if (typeof raw !== 'string') return fail('invalid_phone');
+  const phone = normalizePhone(raw);
+  return phone === null ? fail('invalid_phone') : pass(phone);
+}
+
+function checkCardCode(raw: unknown): FieldCheck<string> {
+  if (isEmptyInputValue(raw)) return fail('required');
+  if (typeof raw !== 'string') return fail('invalid_card_code');
+  const code = normalizeCardCode(raw.trim());
+  if (code.length !== CARD_CODE_LENGTH || !/^[0-9]+$/.test(code)) return fail('invalid_card_code');
+  return isLuhnValid(code) ? pass(code) : fail('card_checksum');
+}
+
+function checkAcceptedTerms(raw: unknown): FieldCheck<true> {
+  // Only a real `true`: `'true'` or `1` from a sloppy client is not consent.
+  return raw === true ? pass(true) : fail('consent_required');
+}
+
+/** One rule per field, each producing that field's normalised {@link SignUp} value. */
+export const SIGN_UP_FIELD_RULES: { readonly [F in SignUpField]-?: (raw: unknown) => FieldCheck<SignUp[F]> } = {
+  firstName: checkName,
+  lastName: checkName,
+  email: checkEmail,
+  phone: checkPhone,
+  cardCode: checkCardCode,
+  acceptedTerms: checkAcceptedTerms,
+};

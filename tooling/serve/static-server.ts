@@ -1,0 +1,76 @@
+import { existsSync, readFileSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { join } from 'node:path';
+import express, { type Response } from 'express';
+import { createProxyMiddleware } from 'http-proxy-middleware';
+
+export interface StaticServerOptions {
+  /** The built app (`<app>/dist`). */
+  root: string;
+  port: number;
+  host?: string;
+  /** Host only: unknown paths serve index.html so deep links load the app. */
+  spa?: boolean;
+  /** Remotes only: the origin allowed to fetch the container cross-origin. */
+  corsOrigin?: string;
+  /** Host only: proxy `/api/*` to the API, stripping `/api`, so the API is same-origin. */
+  apiTarget?: string;
+  /** Host only: the runtime config to serve as `/config.json` instead of the built default. */
+  config?: unknown;
+}
+
+/** Files that must be revalidated on every load so a redeploy is picked up at once. */
+const REVALIDATE = /(^|\/)(index\.html|mf-manifest\.json|mf-stats\.json|remoteEntry\.js|config\.json)$|\/assets\/i18n\//;
+const HASHED = /\.[0-9a-f]{8}\.(js|css)$/;
+
+function setCaching(res: Response, path: string) {
+  if (HASHED.test(path)) res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+  else if (REVALIDATE.test(path)) res.setHeader('Cache-Control', 'no-cache');
+  else res.setHeader('Cache-Control', 'public, max-age=3600');
+}
+
+/**
+ * Serves one built app for local use and tests, with the same caching, CORS, SPA and `/api`
+ * rules as the production nginx config.
+ */
+export function startStaticServer(options: StaticServerOptions): Promise<Server> {
+  if (!existsSync(join(options.root, options.spa ? 'index.html' : 'remoteEntry.js'))) {
+    throw new Error(`${options.root} has no build: run "npm run build" first`);
+  }
+  const app = express();
+  app.disable('x-powered-by');
+  app.use((req, res, next) => {
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    if (options.corsOrigin) {
+      res.setHeader('Access-Control-Allow-Origin', options.corsOrigin);
+      res.setHeader('Vary', 'Origin');
+      if (req.method === 'OPTIONS') return void res.sendStatus(204);
+    }
+    next();
+  });
+  if (options.apiTarget) {
+    app.use('/api', createProxyMiddleware({ target: options.apiTarget, changeOrigin: false }));
+  }
+  if (options.config !== undefined) {
+    const body = JSON.stringify(options.config);
+    app.get('/config.json', (_req, res) => {
+      res.setHeader('Cache-Control', 'no-cache');
+      res.type('application/json').send(body);
+    });
+  }
+  app.use(express.static(options.root, { index: options.spa ? 'index.html' : false, setHeaders: setCaching, fallthrough: true }));
+  if (options.spa) {
+    const index = readFileSync(join(options.root, 'index.html'));
+    // Only page navigations fall back to the app; a missing file stays a 404.
+    app.get(/^(?!.*\.[a-z0-9]+$).*/i, (_req, res) => {
+      res.setHeader('Cache-Control', 'no-cache');
+      res.type('html').send(index);
+    });
+  }
+  app.use((_req, res) => void res.status(404).type('text').send('Not found'));
+
+  return new Promise((resolve, reject) => {
+    const server = app.listen(options.port, options.host ?? '127.0.0.1', () => resolve(server));
+    server.once('error', reject);
+  });
+}

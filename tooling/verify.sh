@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# The README's test command (`npm run verify`) and what CI runs: installs what is missing
+# (Debian's Chromium, npm packages), then lint, type-check, unit tests, production build and the
+# browser end-to-end suite against the built apps on separate origins.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+
+if ! command -v "${CHROMIUM_PATH:-/usr/bin/chromium}" >/dev/null 2>&1; then
+  step "Installing Debian's Chromium"
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
+fi
+
+if [ "${CI:-}" = "true" ] || [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  step "npm ci"
+  npm ci --no-audit --no-fund
+fi
+
+step "Lint";        npm run lint
+step "Type-check";  npm run typecheck
+step "Unit tests";  npm run test:unit
+step "Build";       npm run build
+step "Browser end-to-end suite"; npm run test:e2e
