@@ -29,12 +29,16 @@ export function LanguagePicker() {
   };
 
   return (
-    <button type="button" className="intro-language" onClick={() => void choose()} aria-label={t('language.button', { language: LANGUAGE_NAMES[current] })}>
+    <button type="button" className="intro-language" onClick={() => void choose()}>
       <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true" focusable="false">
         <circle cx="12" cy="12" r="9" fill="none" stroke="currentColor" strokeWidth="1.8" />
         <path d="M3 12h18M12 3c2.8 3 2.8 15 0 18M12 3c-2.8 3-2.8 15 0 18" fill="none" stroke="currentColor" strokeWidth="1.8" />
       </svg>
-      <span className="intro-language__code">{current.toUpperCase()}</span>
+      {/* The visible code is short; screen readers get the full "Language: English". */}
+      <span className="intro-language__code" aria-hidden="true">
+        {current.toUpperCase()}
+      </span>
+      <span className="sg-visually-hidden">{t('language.button', { language: LANGUAGE_NAMES[current] })}</span>
     </button>
   );
 }

@@ -123,47 +123,54 @@ export function useSignUpForm() {
       return;
     }
     setErrors({});
+    setSubmitting(true);
     const key = (idempotencyKey.current ??= createIdempotencyKey());
     await writeDraft(storage, { values, idempotencyKey: key }).catch(() => undefined);
 
-    inFlight.current = true;
-    setSubmitting(true);
-    try {
-      const created = await http.post<CreatedSignUp>(
-        'sign-ups',
-        { ...values, phone: values.phone.trim() === '' ? undefined : values.phone },
-        { headers: { 'Idempotency-Key': key } },
-      );
-      const result: SignUpResult = { firstName: created.firstName, email: created.email, cardLast4: created.cardLast4, createdAt: created.createdAt };
-      await storage.set(SIGN_UP_RESULT_STORAGE_KEY, result).catch(() => undefined);
-      await clearDraft(storage).catch(() => undefined);
-      navigation.root('/thank-you');
-    } catch (error) {
-      inFlight.current = false;
-      setSubmitting(false);
-      const fields = isHttpError(error) && error.kind === 'http' ? error.body?.error.fields : undefined;
-      if (fields && Object.keys(fields).length > 0) {
-        const serverErrors = Object.fromEntries(Object.entries(fields).filter(([field]) => (SIGN_UP_FIELDS as readonly string[]).includes(field))) as SignUpErrors;
-        setErrors(serverErrors);
-        focusFirstInvalid(serverErrors);
+    // Retrying after a failure re-sends the same body with the same key: never a second sign-up.
+    for (;;) {
+      try {
+        const created = await http.post<CreatedSignUp>(
+          'sign-ups',
+          { ...values, phone: values.phone.trim() === '' ? undefined : values.phone },
+          { headers: { 'Idempotency-Key': key } },
+        );
+        const result: SignUpResult = { firstName: created.firstName, email: created.email, cardLast4: created.cardLast4, createdAt: created.createdAt };
+        await storage.set(SIGN_UP_RESULT_STORAGE_KEY, result).catch(() => undefined);
+        await clearDraft(storage).catch(() => undefined);
+        navigation.root('/thank-you');
         return;
+      } catch (error) {
+        const fields = isHttpError(error) && error.kind === 'http' ? (error.body?.error.fields ?? {}) : {};
+        const serverErrors = Object.fromEntries(Object.entries(fields).filter(([field]) => (SIGN_UP_FIELDS as readonly string[]).includes(field))) as SignUpErrors;
+        // Field errors the form can show go on their fields; anything else gets the alert below.
+        setSubmitting(false);
+        if (Object.keys(serverErrors).length > 0) {
+          setErrors(serverErrors);
+          focusFirstInvalid(serverErrors);
+          return;
+        }
+        const reason = isHttpError(error) ? (error.kind === 'http' ? ((error.status ?? 500) >= 500 ? 'server' : 'rejected') : error.kind) : 'server';
+        const { role } = await overlays.alert({
+          header: t('failure.title'),
+          message: t(`failure.${reason === 'aborted' ? 'network' : reason}`),
+          buttons: [
+            { text: t('failure.cancel'), role: 'cancel' },
+            { text: t('failure.retry'), role: 'retry' },
+          ],
+        });
+        if (role !== 'retry') return;
+        setSubmitting(true);
       }
-      const reason = isHttpError(error) ? (error.kind === 'http' ? ((error.status ?? 500) >= 500 ? 'server' : 'rejected') : error.kind) : 'server';
-      const { role } = await overlays.alert({
-        header: t('failure.title'),
-        message: t(`failure.${reason === 'aborted' ? 'network' : reason}`),
-        buttons: [
-          { text: t('failure.cancel'), role: 'cancel' },
-          { text: t('failure.retry'), role: 'retry' },
-        ],
-      });
-      if (role === 'retry') return send();
     }
   }, [values, storage, http, navigation, overlays, t]);
 
   const submit = useCallback(() => {
     if (inFlight.current) return; // a double click submits once
-    void send();
+    inFlight.current = true; // set before any await, so the second click of a double click sees it
+    void send().finally(() => {
+      inFlight.current = false;
+    });
   }, [send]);
 
   return { values, errors, submitting, ready, change, blur, submit };

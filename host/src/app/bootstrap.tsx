@@ -36,6 +36,7 @@ export async function boot(root: HTMLElement, configResponse: Promise<Response>)
   const router = createAppRouter();
   const navigation = createNavigation(router);
   const overlays = createOverlayController();
+  const http = createHttpClient({ baseUrl: config.apiBase });
   const shell: ShellApi = {
     contractVersion: CONTRACT_VERSION,
     config: { apiBase: config.apiBase, cardScanBase: config.cardScanBase, siteBase: config.siteBase, defaultLanguage: config.defaultLanguage },
@@ -43,7 +44,7 @@ export async function boot(root: HTMLElement, configResponse: Promise<Response>)
     i18n,
     storage,
     overlays,
-    http: createHttpClient({ baseUrl: config.apiBase }),
+    http,
   };
 
   createRoot(root).render(
@@ -58,7 +59,9 @@ export async function boot(root: HTMLElement, configResponse: Promise<Response>)
           overlays,
           swipeBackEnabled: config.swipeBackEnabled,
           onFirstScreenRendered: schedulePreload(async () => {
-            await remoteScreens.preloadAll();
+            // The API answers every request with the XSRF cookie if missing: fetching it now means
+            // the first sign-up POST already carries its token.
+            await Promise.all([remoteScreens.preloadAll(), http.get('health').catch(() => undefined)]);
             // Observable marker for tests and the benchmark: every remote's code and texts are in.
             document.documentElement.dataset.preloaded = 'true';
           }),

@@ -45,7 +45,8 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   const origin = options.origin ?? (() => window.location.origin);
   const cookies = options.cookies ?? (() => document.cookie);
 
-  async function send(method: string, path: string, body: unknown, request: HttpRequestOptions): Promise<Response> {
+  /** One exchange, body included: the timeout and the caller's abort cover reading the answer too. */
+  async function send(method: string, path: string, body: unknown, request: HttpRequestOptions): Promise<{ response: Response; payload: unknown }> {
     const url = resolveUrl(options.baseUrl, path);
     const headers = new Headers({ Accept: 'application/json', ...request.headers });
     if (body !== undefined) headers.set('Content-Type', 'application/json');
@@ -65,13 +66,14 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     if (request.signal?.aborted) controller.abort();
 
     try {
-      return await fetchImpl(url, {
+      const response = await fetchImpl(url, {
         method,
         headers,
         body: body === undefined ? undefined : JSON.stringify(body),
         credentials: 'same-origin',
         signal: controller.signal,
       });
+      return { response, payload: await readBody(response) };
     } catch (cause) {
       if (timedOut) throw new HttpError('timeout', `${method} ${url} timed out`, undefined, undefined, { cause });
       if (request.signal?.aborted) throw new HttpError('aborted', `${method} ${url} was aborted`, undefined, undefined, { cause });
@@ -84,12 +86,11 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
 
   async function request<T>(method: string, path: string, body?: unknown, requestOptions: HttpRequestOptions = {}): Promise<T> {
     const sentToken = readCookie(cookies(), XSRF_COOKIE_NAME);
-    let response = await send(method, path, body, requestOptions);
+    let { response, payload } = await send(method, path, body, requestOptions);
     // First mutating call of a visit: the API answered 403 and set the cookie; retry once with it.
     if (response.status === 403 && sentToken === null && readCookie(cookies(), XSRF_COOKIE_NAME) !== null) {
-      response = await send(method, path, body, requestOptions);
+      ({ response, payload } = await send(method, path, body, requestOptions));
     }
-    const payload = await readBody(response);
     if (!response.ok) {
       const apiError = isApiErrorBody(payload) ? payload : undefined;
       throw new HttpError('http', apiError?.error.message ?? `${method} ${path} answered ${response.status}`, response.status, apiError);

@@ -6,7 +6,8 @@ export function readCookie(cookieString: string, name: string): string | null {
   const encodedName = encodeURIComponent(name);
   for (const part of cookieString.split(';')) {
     const separator = part.indexOf('=');
-    const key = (separator === -1 ? part : part.slice(0, separator)).trim();
+    if (separator === -1) continue; // not a name=value pair
+    const key = part.slice(0, separator).trim();
     if (key === encodedName) {
       try {
         return decodeURIComponent(part.slice(separator + 1));

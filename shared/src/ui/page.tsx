@@ -23,8 +23,8 @@ export function Page({ title, start, end, children, footer, className }: PagePro
         </h1>
         <div className="sg-toolbar__end">{end}</div>
       </header>
-      <div className="sg-page__content">{children}</div>
-      {footer ? <div className="sg-page__footer">{footer}</div> : null}
+      <main className="sg-page__content">{children}</main>
+      {footer ? <footer className="sg-page__footer">{footer}</footer> : null}
     </div>
   );
 }

@@ -3,9 +3,19 @@ import { codePointLength } from './code-point-length';
 import { EMAIL_MAX_LENGTH, normalizeEmail } from './email';
 import { normalizePhone } from './phone';
 import { isEmptyInputValue } from './required';
-import type { SignUp, SignUpErrorCode, SignUpField } from './sign-up-types';
+import type { SignUpErrorCode, SignUpField } from './sign-up-types';
 
 export const NAME_MAX_LENGTH = 50;
+
+/** Each field's value once it passes its rule; `phone` is `undefined` when none was given. */
+export interface SignUpFieldValues {
+  readonly firstName: string;
+  readonly lastName: string;
+  readonly email: string;
+  readonly phone: string | undefined;
+  readonly cardCode: string;
+  readonly acceptedTerms: true;
+}
 
 export type FieldCheck<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: SignUpErrorCode };
 
@@ -50,8 +60,8 @@ function checkAcceptedTerms(raw: unknown): FieldCheck<true> {
   return raw === true ? pass(true) : fail('consent_required');
 }
 
-/** One rule per field, each producing that field's normalised {@link SignUp} value. */
-export const SIGN_UP_FIELD_RULES: { readonly [F in SignUpField]-?: (raw: unknown) => FieldCheck<SignUp[F]> } = {
+/** One rule per field, each producing that field's normalised value. */
+export const SIGN_UP_FIELD_RULES: { readonly [F in SignUpField]: (raw: unknown) => FieldCheck<SignUpFieldValues[F]> } = {
   firstName: checkName,
   lastName: checkName,
   email: checkEmail,

@@ -1,4 +1,4 @@
-import { SIGN_UP_FIELD_RULES } from './sign-up-field-rules';
+import { SIGN_UP_FIELD_RULES, type FieldCheck, type SignUpFieldValues } from './sign-up-field-rules';
 import { SIGN_UP_FIELDS, type SignUp, type SignUpErrorCode, type SignUpErrors, type SignUpField, type SignUpValidationResult } from './sign-up-types';
 
 /** A field's raw value: own properties of a plain object only, so arrays, strings and prototypes yield nothing. */
@@ -7,21 +7,41 @@ function rawField(input: unknown, field: SignUpField): unknown {
   return Object.hasOwn(input, field) ? (input as Record<string, unknown>)[field] : undefined;
 }
 
+function checkField<F extends SignUpField>(field: F, input: unknown): FieldCheck<SignUpFieldValues[F]> {
+  return SIGN_UP_FIELD_RULES[field](rawField(input, field));
+}
+
 /**
  * Validates and normalises a whole sign-up. Never throws: any input (untrusted JSON included) gives
  * either the normalised {@link SignUp} or an error code for each invalid field.
  */
 export function validateSignUp(input: unknown): SignUpValidationResult {
-  const errors: SignUpErrors = {};
-  const value: Record<string, unknown> = {};
-  for (const field of SIGN_UP_FIELDS) {
-    const check = SIGN_UP_FIELD_RULES[field](rawField(input, field));
-    if (!check.ok) errors[field] = check.error;
-    else if (check.value !== undefined) value[field] = check.value; // an absent phone stays absent
+  const checks: { readonly [F in SignUpField]: FieldCheck<SignUpFieldValues[F]> } = {
+    firstName: checkField('firstName', input),
+    lastName: checkField('lastName', input),
+    email: checkField('email', input),
+    phone: checkField('phone', input),
+    cardCode: checkField('cardCode', input),
+    acceptedTerms: checkField('acceptedTerms', input),
+  };
+  const { firstName, lastName, email, phone, cardCode, acceptedTerms } = checks;
+  if (firstName.ok && lastName.ok && email.ok && phone.ok && cardCode.ok && acceptedTerms.ok) {
+    const value: SignUp = {
+      firstName: firstName.value,
+      lastName: lastName.value,
+      email: email.value,
+      ...(phone.value === undefined ? {} : { phone: phone.value }), // an absent phone stays absent
+      cardCode: cardCode.value,
+      acceptedTerms: acceptedTerms.value,
+    };
+    return { ok: true, value };
   }
-  if (Object.keys(errors).length > 0) return { ok: false, errors };
-  // Every rule passed, so `value` holds each field in its SignUp form.
-  return { ok: true, value: value as unknown as SignUp };
+  const errors: SignUpErrors = {};
+  for (const field of SIGN_UP_FIELDS) {
+    const check = checks[field];
+    if (!check.ok) errors[field] = check.error;
+  }
+  return { ok: false, errors };
 }
 
 /**
@@ -29,6 +49,6 @@ export function validateSignUp(input: unknown): SignUpValidationResult {
  * shape `validateSignUp` takes), so the form can check the field just left.
  */
 export function validateSignUpField(field: SignUpField, input: unknown): SignUpErrorCode | undefined {
-  const check = SIGN_UP_FIELD_RULES[field](rawField(input, field));
+  const check = checkField(field, input);
   return check.ok ? undefined : check.error;
 }

@@ -73,13 +73,20 @@ export function createRemoteScreens(options: RemoteScreensOptions): RemoteScreen
     if (failed.delete(name)) {
       options.runtime.registerRemotes([{ name, entry: options.manifests[name] }], { force: true });
     }
-    const attempt = withTimeout(fetchScreen(name), timeoutMs, () => new RemoteLoadError(name, 'timeout'));
+    // Bookkeeping runs inside the chain, so whoever sees the rejection can already load again.
+    const attempt = withTimeout(fetchScreen(name), timeoutMs, () => new RemoteLoadError(name, 'timeout')).then(
+      (module) => {
+        loaded.set(name, module);
+        return module;
+      },
+      (error: unknown) => {
+        pending.delete(name);
+        failed.add(name);
+        throw error;
+      },
+    );
     pending.set(name, attempt);
-    attempt.then((module) => loaded.set(name, module)).catch(() => {
-      if (pending.get(name) !== attempt) return;
-      pending.delete(name);
-      failed.add(name);
-    });
+    attempt.catch(() => undefined); // callers handle the failure; this only marks it as handled
     return attempt;
   }
 

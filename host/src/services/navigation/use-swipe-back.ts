@@ -81,11 +81,16 @@ export function useSwipeBack(page: RefObject<HTMLElement | null>, navigation: Sh
       }, duration);
     };
 
+    // The browser's own overscroll back-navigation would fire on top of ours.
+    const root = document.documentElement;
+    const previousOverscroll = root.style.overscrollBehaviorX;
+    root.style.overscrollBehaviorX = 'none';
     document.addEventListener('touchstart', onStart, { passive: true });
     document.addEventListener('touchmove', onMove, { passive: false });
     document.addEventListener('touchend', onEnd);
     document.addEventListener('touchcancel', onEnd);
     return () => {
+      root.style.overscrollBehaviorX = previousOverscroll;
       document.removeEventListener('touchstart', onStart);
       document.removeEventListener('touchmove', onMove);
       document.removeEventListener('touchend', onEnd);

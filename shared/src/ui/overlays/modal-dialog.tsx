@@ -17,7 +17,7 @@ export function ModalDialog({ entry, labels, onBackdrop, toastRegion }: DialogPr
   return (
     <dialog ref={ref} className="sg-overlay sg-modal" role="dialog" aria-labelledby={titleId} tabIndex={-1}>
       <div className="sg-overlay__surface sg-modal__surface">
-        <header className="sg-modal__header">
+        <div className="sg-modal__header">
           <h2 id={titleId} className="sg-modal__title">
             {title}
           </h2>
@@ -32,7 +32,7 @@ export function ModalDialog({ entry, labels, onBackdrop, toastRegion }: DialogPr
               <path d="M6 6l12 12M18 6L6 18" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
             </svg>
           </button>
-        </header>
+        </div>
         <div className="sg-modal__content">{render(entry.dismiss)}</div>
       </div>
       {toastRegion}

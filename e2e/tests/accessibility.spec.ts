@@ -1,0 +1,111 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { fillSignUp, person } from '../support/sign-up';
+import { expect, pageTitle, test } from '../support/fixtures';
+
+async function expectNoViolations(page: Page, what: string) {
+  const results = await new AxeBuilder({ page }).analyze();
+  const summary = results.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  expect(summary, `axe violations on ${what}`).toEqual([]);
+}
+
+for (const language of ['en', 'ar'] as const) {
+  test.describe(`axe, ${language}`, () => {
+    test.beforeEach(async ({ page }) => {
+      await page.addInitScript((lang) => Object.defineProperty(navigator, 'languages', { get: () => [lang] }), language);
+    });
+
+    test('every screen has no violations', async ({ page }) => {
+      await page.goto('/');
+      await expect(page.locator('html')).toHaveAttribute('lang', language);
+      await expect(page.locator('.intro-hero')).toBeVisible();
+      await expectNoViolations(page, 'intro');
+
+      await page.goto('/sign-up');
+      await expect(page.locator('#signup-firstName')).toBeVisible();
+      await expectNoViolations(page, 'sign-up');
+      await page.locator('form button[type=submit]').click(); // every inline error shown
+      await expect(page.locator('#signup-firstName')).toHaveAttribute('aria-invalid', 'true');
+      await expectNoViolations(page, 'sign-up with errors');
+
+      await page.goto('/thank-you');
+      await expect(page.locator('.thankyou__headline')).toBeVisible();
+      await expectNoViolations(page, 'thank-you');
+
+      await page.goto('/missing');
+      await expect(page.locator('.sg-status-view')).toBeVisible();
+      await expectNoViolations(page, 'not-found');
+    });
+
+    test('every overlay has no violations', async ({ page }) => {
+      await page.goto('/');
+      await page.locator('.intro-language').click();
+      await expect(page.getByRole('dialog')).toBeVisible();
+      await expectNoViolations(page, 'action sheet');
+      await page.keyboard.press('Escape');
+
+      await page.goto('/sign-up');
+      await page.locator('.sg-checkbox__label .signup__help-link').click();
+      await expect(page.getByRole('dialog')).toBeVisible();
+      await expectNoViolations(page, 'modal');
+      await page.keyboard.press('Escape');
+
+      await page.locator('.sg-field__label-row .signup__help-link').click();
+      await expect(page.getByRole('dialog')).toBeVisible();
+      await expectNoViolations(page, 'popover');
+      await page.keyboard.press('Escape');
+
+      await page.route('**/api/v1/sign-ups', (route) => route.fulfill({ status: 503, contentType: 'application/json', body: '{"error":{"code":"unavailable","message":"down"}}' }));
+      await fillSignUp(page, person());
+      await page.locator('form button[type=submit]').click();
+      await expect(page.getByRole('alertdialog')).toBeVisible();
+      await expectNoViolations(page, 'alert');
+      await page.keyboard.press('Escape');
+
+      await page.waitForTimeout(500);
+      await page.reload();
+      await expect(page.locator('#signup-firstName')).toBeVisible();
+      await expect(page.locator('.sg-toast-region').filter({ hasText: /\S/ })).toBeVisible();
+      await expectNoViolations(page, 'toast');
+    });
+  });
+}
+
+test('the whole journey works by keyboard alone', async ({ page }) => {
+  await page.goto('/');
+  await expect(pageTitle(page)).toHaveText('Special Gift');
+  const tabTo = async (name: RegExp | string, role: 'button' | 'textbox' | 'checkbox' = 'button') => {
+    const target = page.getByRole(role, { name });
+    for (let i = 0; i < 30; i++) {
+      if (await target.evaluate((el) => el === document.activeElement).catch(() => false)) return;
+      await page.keyboard.press('Tab');
+    }
+    throw new Error(`could not reach ${String(name)} with Tab`);
+  };
+  await tabTo('Get started');
+  await page.keyboard.press('Enter');
+  await expect(pageTitle(page)).toHaveText('Sign up');
+
+  const who = person();
+  await tabTo('First name', 'textbox');
+  await page.keyboard.type(who.firstName);
+  await page.keyboard.press('Tab');
+  await page.keyboard.type(who.lastName);
+  await page.keyboard.press('Tab');
+  await page.keyboard.type(who.email);
+  await page.keyboard.press('Tab');
+  await page.keyboard.type(who.phone ?? '');
+  await tabTo('Card code', 'textbox');
+  await page.keyboard.type(who.cardCode);
+  await tabTo('terms and conditions');
+  await page.keyboard.press('Enter'); // opens the terms
+  await tabTo('I agree');
+  await page.keyboard.press('Enter');
+  await expect(page.locator('#signup-acceptedTerms')).toBeChecked();
+  await tabTo('Sign up');
+  await page.keyboard.press('Enter');
+  await expect(pageTitle(page)).toHaveText('Thank you');
+  await tabTo('Done');
+  await page.keyboard.press('Enter');
+  await expect(pageTitle(page)).toHaveText('Special Gift');
+});

@@ -1,0 +1,125 @@
+import { CONTRACT_VERSION, type RemoteScreenModule } from '@special-gift/shared';
+import { createTestShell, renderWithShell, type TestShell } from '@special-gift/shared/testing';
+import { act, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import en from '../../../public/assets/i18n/en.json';
+import { HostServicesProvider } from '../../app/host-services';
+import type { RemoteName } from '../../config/runtime-config';
+import { RemoteRoute } from './remote-route';
+import { createRemoteScreens, type RemoteScreens } from './remote-screens';
+
+const manifests = { intro: '/intro/mf-manifest.json', signup: '/signup/mf-manifest.json', thankyou: '/thankyou/mf-manifest.json' };
+
+const screenModule = (text: string): RemoteScreenModule => ({
+  default: () => <p>{text}</p>,
+  meta: { contractVersion: CONTRACT_VERSION, namespace: 'intro' },
+});
+
+function setup() {
+  const loadRemote = jest.fn<Promise<unknown>, [id: string]>();
+  const remoteScreens = createRemoteScreens({
+    runtime: { registerRemotes: jest.fn(), loadRemote: <T,>(id: string) => loadRemote(id) as Promise<T | null> },
+    manifests,
+    loadTexts: async () => undefined,
+  });
+  const onFirstScreenRendered = jest.fn();
+  const shell = createTestShell();
+  return { loadRemote, remoteScreens, onFirstScreenRendered, shell };
+}
+
+async function renderRoute(
+  { remoteScreens, onFirstScreenRendered, shell }: { remoteScreens: RemoteScreens; onFirstScreenRendered: () => void; shell: TestShell },
+  name: RemoteName = 'intro',
+  titleKey = 'titles.intro',
+) {
+  const services = {
+    remoteScreens,
+    onFirstScreenRendered,
+    overlays: shell.overlays,
+    swipeBackEnabled: false,
+    navigation: { ...shell.navigation, direction: () => 'root' as const, skipNextTransition: jest.fn() },
+  };
+  // Rendered inside an async act so the suspended route can resume when its module arrives.
+  await act(async () => {
+    renderWithShell(
+      <HostServicesProvider services={services}>
+        <RemoteRoute name={name} titleKey={titleKey} />
+      </HostServicesProvider>,
+      { shell, resources: { en: { common: en } }, defaultNS: 'common' },
+    );
+  });
+}
+
+let consoleError: jest.SpyInstance;
+beforeEach(() => {
+  consoleError = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+});
+afterEach(() => consoleError.mockRestore());
+
+describe('RemoteRoute', () => {
+  it('shows a busy loading status until the screen has loaded, then the screen', async () => {
+    const context = setup();
+    let deliver: (module: RemoteScreenModule) => void = () => undefined;
+    context.loadRemote.mockReturnValueOnce(new Promise((resolve) => (deliver = resolve)));
+    await renderRoute(context);
+
+    const loading = screen.getByRole('status', { busy: true });
+    expect(loading).toHaveTextContent('Loading…');
+    expect(context.onFirstScreenRendered).not.toHaveBeenCalled();
+
+    await act(async () => deliver(screenModule('Intro screen')));
+    expect(await screen.findByText('Intro screen')).toBeInTheDocument();
+    expect(screen.queryByText('Loading…')).not.toBeInTheDocument();
+    expect(context.onFirstScreenRendered).toHaveBeenCalled();
+    expect(context.loadRemote).toHaveBeenCalledWith('intro/Screen');
+  });
+
+  it('sets the document title from the route title and the app name', async () => {
+    const context = setup();
+    context.loadRemote.mockResolvedValueOnce(screenModule('Sign-up screen'));
+    await renderRoute(context, 'signup', 'titles.signup');
+    expect(document.title).toBe('Sign up · Special Gift');
+  });
+
+  it('renders a preloaded screen at once, without a loading state', async () => {
+    const context = setup();
+    context.loadRemote.mockResolvedValueOnce(screenModule('Preloaded screen'));
+    await context.remoteScreens.load('intro');
+
+    const services = {
+      remoteScreens: context.remoteScreens,
+      onFirstScreenRendered: context.onFirstScreenRendered,
+      overlays: context.shell.overlays,
+      swipeBackEnabled: false,
+      navigation: { ...context.shell.navigation, direction: () => 'root' as const, skipNextTransition: jest.fn() },
+    };
+    // A synchronous render: nothing may suspend.
+    renderWithShell(
+      <HostServicesProvider services={services}>
+        <RemoteRoute name="intro" titleKey="titles.intro" />
+      </HostServicesProvider>,
+      { shell: context.shell, resources: { en: { common: en } }, defaultNS: 'common' },
+    );
+    expect(screen.getByText('Preloaded screen')).toBeInTheDocument();
+    expect(screen.queryByText('Loading…')).not.toBeInTheDocument();
+    expect(context.loadRemote).toHaveBeenCalledTimes(1);
+  });
+
+  it('shows the load-failure screen once (no retry loop) when the remote cannot be reached, and Try again loads it again', async () => {
+    const context = setup();
+    context.loadRemote.mockRejectedValue(new Error('ScriptExternalLoadError'));
+    await renderRoute(context);
+
+    expect(await screen.findByRole('alert')).toHaveTextContent('This screen couldn’t be loaded');
+    expect(screen.getByRole('alert')).toHaveTextContent('We couldn’t reach this part of the app.');
+    expect(context.loadRemote).toHaveBeenCalledTimes(1);
+
+    context.loadRemote.mockResolvedValue(screenModule('Back online'));
+    // In act, so the suspended retry resumes when its module arrives (as a browser would).
+    await act(async () => {
+      await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    });
+    expect(await screen.findByText('Back online')).toBeInTheDocument();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+});

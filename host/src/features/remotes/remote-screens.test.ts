@@ -1,0 +1,209 @@
+import { CONTRACT_VERSION, type RemoteScreenModule } from '@special-gift/shared';
+import { REMOTE_NAMES, type RemoteName } from '../../config/runtime-config';
+import { RemoteLoadError } from './remote-load-error';
+import { createRemoteScreens, DEFAULT_REMOTE_TIMEOUT_MS, type FederationRuntime } from './remote-screens';
+
+const manifests: Record<RemoteName, string> = {
+  intro: 'https://intro.example/mf-manifest.json',
+  signup: 'https://signup.example/mf-manifest.json',
+  thankyou: 'https://thankyou.example/mf-manifest.json',
+};
+
+const screenModule = (namespace: string, contractVersion = CONTRACT_VERSION): RemoteScreenModule => ({
+  default: () => null,
+  meta: { contractVersion, namespace },
+});
+
+function setup(options: { timeoutMs?: number } = {}) {
+  const registerRemotes = jest.fn<void, Parameters<FederationRuntime['registerRemotes']>>();
+  const loadRemote = jest.fn<Promise<unknown>, [id: string]>(async (id) => screenModule(id.split('/')[0] ?? ''));
+  const runtime: FederationRuntime = { registerRemotes, loadRemote: <T,>(id: string) => loadRemote(id) as Promise<T | null> };
+  const loadTexts = jest.fn<Promise<unknown>, [namespace: string, manifestUrl: string]>(async () => undefined);
+  const screens = createRemoteScreens({ runtime, manifests, loadTexts, ...options });
+  return { screens, registerRemotes, loadRemote, loadTexts };
+}
+
+async function loadFailure(promise: Promise<unknown>): Promise<RemoteLoadError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof RemoteLoadError) return error;
+    throw error;
+  }
+  throw new Error('expected the load to fail');
+}
+
+/** Lets the module's own bookkeeping of a settled attempt run (it is chained on the attempt). */
+const settle = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+describe('createRemoteScreens', () => {
+  it('registers every remote with its manifest as soon as it is created', () => {
+    const { registerRemotes, loadRemote } = setup();
+    expect(registerRemotes).toHaveBeenCalledTimes(1);
+    expect(registerRemotes).toHaveBeenCalledWith([
+      { name: 'intro', entry: manifests.intro },
+      { name: 'signup', entry: manifests.signup },
+      { name: 'thankyou', entry: manifests.thankyou },
+    ]);
+    expect(loadRemote).not.toHaveBeenCalled();
+  });
+
+  it("loads a remote's ./Screen and its texts, with its namespace and manifest URL", async () => {
+    const { screens, loadRemote, loadTexts } = setup();
+    const module = await screens.load('signup');
+    expect(loadRemote).toHaveBeenCalledWith('signup/Screen');
+    expect(loadTexts).toHaveBeenCalledWith('signup', manifests.signup);
+    expect(module.meta.namespace).toBe('signup');
+  });
+
+  it('does not resolve before the texts are loaded', async () => {
+    const { screens, loadTexts } = setup();
+    let textsLoaded: () => void = () => undefined;
+    loadTexts.mockImplementationOnce(() => new Promise<void>((resolve) => (textsLoaded = resolve)));
+    const resolved = jest.fn();
+    void screens.load('intro').then(resolved);
+    await settle();
+    expect(resolved).not.toHaveBeenCalled();
+    textsLoaded();
+    await settle();
+    expect(resolved).toHaveBeenCalledTimes(1);
+  });
+
+  it('caches a successful load: one loadRemote however often and however concurrently it is asked', async () => {
+    const { screens, loadRemote } = setup();
+    const first = screens.load('intro');
+    const concurrent = screens.load('intro');
+    expect(concurrent).toBe(first);
+    const module = await first;
+    await expect(screens.load('intro')).resolves.toBe(module);
+    expect(loadRemote).toHaveBeenCalledTimes(1);
+  });
+
+  it('peeks at a loaded module only', async () => {
+    const { screens } = setup();
+    expect(screens.peek('intro')).toBeUndefined();
+    const pending = screens.load('intro');
+    expect(screens.peek('intro')).toBeUndefined();
+    const module = await pending;
+    expect(screens.peek('intro')).toBe(module);
+    expect(screens.peek('signup')).toBeUndefined();
+  });
+
+  it("reports a runtime that answers null as 'unavailable'", async () => {
+    const { screens, loadRemote } = setup();
+    loadRemote.mockResolvedValueOnce(null);
+    const error = await loadFailure(screens.load('thankyou'));
+    expect(error.reason).toBe('unavailable');
+    expect(error.remote).toBe('thankyou');
+  });
+
+  it("reports a runtime that throws as 'unavailable', keeping the cause", async () => {
+    const { screens, loadRemote, loadTexts } = setup();
+    const cause = new Error('ScriptExternalLoadError');
+    loadRemote.mockRejectedValueOnce(cause);
+    const error = await loadFailure(screens.load('intro'));
+    expect(error.reason).toBe('unavailable');
+    expect(error.cause).toBe(cause);
+    expect(loadTexts).not.toHaveBeenCalled();
+  });
+
+  it.each([
+    ['another contract version', screenModule('intro', CONTRACT_VERSION + 1)],
+    ['no default component', { meta: { contractVersion: CONTRACT_VERSION, namespace: 'intro' } }],
+    ['no meta', { default: () => null }],
+    ['a namespace that is not a string', { default: () => null, meta: { contractVersion: CONTRACT_VERSION, namespace: 7 } }],
+  ])("reports a module with %s as 'incompatible', without loading texts", async (_, module) => {
+    const { screens, loadRemote, loadTexts } = setup();
+    loadRemote.mockResolvedValueOnce(module);
+    const error = await loadFailure(screens.load('intro'));
+    expect(error.reason).toBe('incompatible');
+    expect(loadTexts).not.toHaveBeenCalled();
+    expect(screens.peek('intro')).toBeUndefined();
+  });
+
+  it('re-registers a failed remote with force on the next load, and then succeeds', async () => {
+    const { screens, registerRemotes, loadRemote } = setup();
+    loadRemote.mockRejectedValueOnce(new Error('offline'));
+    await loadFailure(screens.load('signup'));
+    await settle();
+    expect(registerRemotes).toHaveBeenCalledTimes(1);
+
+    const module = await screens.load('signup');
+    expect(registerRemotes).toHaveBeenCalledTimes(2);
+    expect(registerRemotes).toHaveBeenLastCalledWith([{ name: 'signup', entry: manifests.signup }], { force: true });
+    expect(loadRemote).toHaveBeenCalledTimes(2);
+    expect(screens.peek('signup')).toBe(module);
+
+    // A success is not re-registered again.
+    await screens.load('signup');
+    expect(registerRemotes).toHaveBeenCalledTimes(2);
+  });
+
+  describe('timeout', () => {
+    beforeEach(() => jest.useFakeTimers());
+    afterEach(() => jest.useRealTimers());
+
+    it(`gives up with 'timeout' after ${DEFAULT_REMOTE_TIMEOUT_MS} ms by default`, async () => {
+      const { screens, loadRemote } = setup();
+      loadRemote.mockReturnValueOnce(new Promise(() => undefined));
+      const failed = jest.fn();
+      const attempt = screens.load('intro');
+      attempt.catch(failed);
+
+      await jest.advanceTimersByTimeAsync(DEFAULT_REMOTE_TIMEOUT_MS - 1);
+      expect(failed).not.toHaveBeenCalled();
+      await jest.advanceTimersByTimeAsync(1);
+      const error = await loadFailure(attempt);
+      expect(error.reason).toBe('timeout');
+      expect(error.remote).toBe('intro');
+    });
+
+    it('honours a custom timeout, and a timed-out remote can be loaded again', async () => {
+      const { screens, loadRemote, registerRemotes } = setup({ timeoutMs: 500 });
+      loadRemote.mockReturnValueOnce(new Promise(() => undefined));
+      const attempt = screens.load('thankyou');
+      await jest.advanceTimersByTimeAsync(500);
+      await expect(loadFailure(attempt)).resolves.toMatchObject({ reason: 'timeout' });
+
+      await expect(screens.load('thankyou')).resolves.toMatchObject({ meta: { namespace: 'thankyou' } });
+      expect(registerRemotes).toHaveBeenLastCalledWith([{ name: 'thankyou', entry: manifests.thankyou }], { force: true });
+    });
+
+    it('leaves no timer behind after a load that finished in time', async () => {
+      const { screens } = setup();
+      await screens.load('intro');
+      expect(jest.getTimerCount()).toBe(0);
+    });
+  });
+
+  describe('preloadAll', () => {
+    it("loads every remote's code and texts", async () => {
+      const { screens, loadRemote, loadTexts } = setup();
+      await screens.preloadAll();
+      expect(loadRemote.mock.calls.map(([id]) => id)).toEqual(REMOTE_NAMES.map((name) => `${name}/Screen`));
+      expect(loadTexts).toHaveBeenCalledTimes(3);
+      for (const name of REMOTE_NAMES) expect(screens.peek(name)).toBeDefined();
+    });
+
+    it('never rejects: failures are logged and retried on the next load', async () => {
+      const { screens, loadRemote } = setup();
+      const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+      loadRemote.mockImplementation(async (id) => (id === 'signup/Screen' ? Promise.reject(new Error('down')) : screenModule(id.split('/')[0] ?? '')));
+
+      await expect(screens.preloadAll()).resolves.toBeUndefined();
+      expect(warn).toHaveBeenCalledTimes(1);
+      expect(warn).toHaveBeenCalledWith(expect.stringContaining('signup'), expect.any(RemoteLoadError));
+      expect(screens.peek('intro')).toBeDefined();
+      expect(screens.peek('signup')).toBeUndefined();
+      warn.mockRestore();
+    });
+
+    it('reuses a load already in flight', async () => {
+      const { screens, loadRemote } = setup();
+      const first = screens.load('intro');
+      await screens.preloadAll();
+      await first;
+      expect(loadRemote.mock.calls.filter(([id]) => id === 'intro/Screen')).toHaveLength(1);
+    });
+  });
+});

@@ -1,0 +1,134 @@
+import { createMemoryStorage } from '@special-gift/shared/testing';
+import ar from '../../../public/assets/i18n/ar.json';
+import en from '../../../public/assets/i18n/en.json';
+import fr from '../../../public/assets/i18n/fr.json';
+import type * as CreateI18nModule from './create-i18n';
+
+// A remote's namespace, as a remote origin would serve it.
+const introEn = { headline: 'A gift card that feels special', getStarted: 'Get started' };
+const introFr = { headline: 'Une carte cadeau vraiment spéciale', getStarted: 'Commencer' };
+
+/** What the fake server answers, by URL; anything else is a 404. */
+let files: Record<string, unknown>;
+const fetchMock = jest.fn(async (url: string) => {
+  const body = files[url];
+  return body === undefined
+    ? { ok: false, status: 404, statusText: 'Not Found', text: async () => '' }
+    : { ok: true, status: 200, statusText: 'OK', text: async () => JSON.stringify(body) };
+});
+const fetchedUrls = () => fetchMock.mock.calls.map(([url]) => url);
+
+let createI18n: typeof CreateI18nModule.createI18n;
+let LANGUAGE_STORAGE_KEY: string;
+
+beforeAll(async () => {
+  // i18next-http-backend picks its fetch when it loads, so the fake must exist first.
+  Object.defineProperty(globalThis, 'fetch', { configurable: true, writable: true, value: fetchMock });
+  ({ createI18n, LANGUAGE_STORAGE_KEY } = await import('./create-i18n'));
+});
+
+afterAll(() => {
+  Reflect.deleteProperty(globalThis, 'fetch');
+});
+
+beforeEach(() => {
+  fetchMock.mockClear();
+  files = { '/assets/i18n/en.json': en, '/assets/i18n/fr.json': fr, '/assets/i18n/ar.json': ar };
+  document.documentElement.removeAttribute('lang');
+  document.documentElement.removeAttribute('dir');
+});
+
+describe('createI18n', () => {
+  it("starts in the stored language with the host's texts, English loaded as the fallback", async () => {
+    const storage = createMemoryStorage({ [LANGUAGE_STORAGE_KEY]: 'fr' });
+    const i18n = await createI18n({ storage, defaultLanguage: 'en', browserLanguages: ['ar'] });
+
+    expect(i18n.current()).toBe('fr');
+    expect(i18n.languages).toEqual(['en', 'fr', 'ar']);
+    expect(i18n.instance.t('titles.intro')).toBe('Bienvenue');
+    expect(fetchedUrls()).toEqual(expect.arrayContaining(['/assets/i18n/fr.json', '/assets/i18n/en.json']));
+    expect(document.documentElement).toHaveAttribute('lang', 'fr');
+    expect(document.documentElement).toHaveAttribute('dir', 'ltr');
+  });
+
+  it('uses the browser language when nothing is stored, and the default when that is unsupported', async () => {
+    const fromBrowser = await createI18n({ storage: createMemoryStorage(), defaultLanguage: 'en', browserLanguages: ['fr-CA'] });
+    expect(fromBrowser.current()).toBe('fr');
+
+    const fromDefault = await createI18n({ storage: createMemoryStorage(), defaultLanguage: 'fr', browserLanguages: ['de-DE'] });
+    expect(fromDefault.current()).toBe('fr');
+  });
+
+  it('still starts when the stored choice cannot be read', async () => {
+    const storage = createMemoryStorage();
+    storage.get.mockRejectedValueOnce(new Error('blocked'));
+    const i18n = await createI18n({ storage, defaultLanguage: 'en', browserLanguages: ['ar'] });
+    expect(i18n.current()).toBe('ar');
+  });
+
+  it('sets <html lang dir> right to left for Arabic', async () => {
+    const i18n = await createI18n({ storage: createMemoryStorage({ language: 'ar' }), defaultLanguage: 'en', browserLanguages: [] });
+    expect(document.documentElement).toHaveAttribute('lang', 'ar');
+    expect(document.documentElement).toHaveAttribute('dir', 'rtl');
+    expect(i18n.instance.t('titles.intro')).toBe(ar.titles.intro);
+  });
+
+  it('changeLanguage switches the texts, stores the choice and updates <html lang dir>', async () => {
+    const storage = createMemoryStorage();
+    const i18n = await createI18n({ storage, defaultLanguage: 'en', browserLanguages: ['en-GB'] });
+    expect(i18n.instance.t('titles.signup')).toBe('Sign up');
+
+    await i18n.changeLanguage('ar');
+    expect(i18n.current()).toBe('ar');
+    expect(i18n.instance.t('titles.signup')).toBe(ar.titles.signup);
+    expect(storage.set).toHaveBeenCalledWith(LANGUAGE_STORAGE_KEY, 'ar');
+    expect(storage.data.get(LANGUAGE_STORAGE_KEY)).toBe('ar');
+    expect(document.documentElement).toHaveAttribute('lang', 'ar');
+    expect(document.documentElement).toHaveAttribute('dir', 'rtl');
+
+    await i18n.changeLanguage('fr');
+    expect(document.documentElement).toHaveAttribute('dir', 'ltr');
+    expect(storage.data.get(LANGUAGE_STORAGE_KEY)).toBe('fr');
+  });
+
+  it('falls back to English for a key missing (or empty) in the current language', async () => {
+    files['/assets/i18n/fr.json'] = { greeting: 'Bonjour', onlyInEnglish: '' };
+    files['/assets/i18n/en.json'] = { greeting: 'Hello', onlyInEnglish: 'Only in English', alsoOnlyInEnglish: 'Also English' };
+    const i18n = await createI18n({ storage: createMemoryStorage({ language: 'fr' }), defaultLanguage: 'en', browserLanguages: [] });
+    expect(i18n.instance.t('greeting')).toBe('Bonjour');
+    expect(i18n.instance.t('onlyInEnglish')).toBe('Only in English');
+    expect(i18n.instance.t('alsoOnlyInEnglish')).toBe('Also English');
+  });
+
+  it('renders a key missing in every language as nothing, never as the raw key', async () => {
+    const i18n = await createI18n({ storage: createMemoryStorage(), defaultLanguage: 'en', browserLanguages: ['fr'] });
+    expect(i18n.instance.t('no.such.key')).toBe('');
+  });
+
+  it("loadNamespace fetches a remote's texts from that remote's origin", async () => {
+    files['https://intro.example/assets/i18n/fr.json'] = introFr;
+    files['https://intro.example/assets/i18n/en.json'] = introEn;
+    const i18n = await createI18n({ storage: createMemoryStorage({ language: 'fr' }), defaultLanguage: 'en', browserLanguages: [] });
+    fetchMock.mockClear();
+
+    await i18n.loadNamespace('intro', 'https://intro.example');
+    expect(fetchedUrls()).toEqual(expect.arrayContaining(['https://intro.example/assets/i18n/fr.json', 'https://intro.example/assets/i18n/en.json']));
+    expect(fetchedUrls().every((url) => url.startsWith('https://intro.example/'))).toBe(true);
+    expect(i18n.instance.t('headline', { ns: 'intro' })).toBe(introFr.headline);
+
+    // Switching language loads the remote's texts in the new language from the same origin.
+    files['https://intro.example/assets/i18n/ar.json'] = { headline: 'عنوان' };
+    await i18n.changeLanguage('ar');
+    expect(fetchedUrls()).toContain('https://intro.example/assets/i18n/ar.json');
+    expect(fetchedUrls()).toContain('/assets/i18n/ar.json');
+    expect(i18n.instance.t('headline', { ns: 'intro' })).toBe('عنوان');
+  });
+
+  it('keeps a base URL that already ends with a slash as it is', async () => {
+    files['https://cdn.example/intro/assets/i18n/en.json'] = introEn;
+    const i18n = await createI18n({ storage: createMemoryStorage(), defaultLanguage: 'en', browserLanguages: ['en'] });
+    await i18n.loadNamespace('intro', 'https://cdn.example/intro/');
+    expect(fetchedUrls()).toContain('https://cdn.example/intro/assets/i18n/en.json');
+    expect(i18n.instance.t('getStarted', { ns: 'intro' })).toBe('Get started');
+  });
+});

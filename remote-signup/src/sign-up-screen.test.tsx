@@ -1,0 +1,500 @@
+import { HttpError, SIGN_UP_RESULT_STORAGE_KEY, type ApiErrorBody, type SignUpResult } from '@special-gift/shared';
+import { createTestShell, renderWithShell, VALID_TEST_CARD_CODES, type TestShell } from '@special-gift/shared/testing';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent, { type UserEvent } from '@testing-library/user-event';
+import en from '../public/assets/i18n/en.json';
+import { DRAFT_STORAGE_KEY, type SignUpDraft } from './sign-up-draft';
+import { SignUpScreen } from './sign-up-screen';
+import { EMPTY_VALUES } from './sign-up-values';
+
+const resources = { en: { signup: en } };
+const CARD = VALID_TEST_CARD_CODES[0];
+const CARD_GROUPED = '4111 1111 1111 1111';
+const created: SignUpResult = { firstName: 'Ada', email: 'ada@example.com', cardLast4: '1111', createdAt: '2025-01-02T03:04:05.000Z' };
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+const field = {
+  firstName: () => screen.getByLabelText('First name'),
+  lastName: () => screen.getByLabelText('Last name'),
+  email: () => screen.getByLabelText('Email'),
+  phone: () => screen.getByLabelText('Mobile phone (optional)'),
+  cardCode: () => screen.getByLabelText('Card code'),
+  consent: () => screen.getByRole('checkbox', { name: 'I accept the terms and conditions' }),
+};
+const submitButton = () => screen.getByRole('button', { name: 'Sign up' });
+
+/** Keystrokes without a pause between them: the same events, a faster suite. */
+const fastUser = () => userEvent.setup({ delay: null });
+
+/** Renders the screen and waits until the saved draft (if any) has been read. */
+async function renderSignUp(shell: TestShell = createTestShell({ location: '/sign-up' })) {
+  const view = renderWithShell(<SignUpScreen />, { shell, resources });
+  const form = view.container.querySelector('form');
+  await waitFor(() => expect(form).not.toHaveAttribute('aria-busy'));
+  return view;
+}
+
+async function fillValidForm(user: UserEvent) {
+  await user.type(field.firstName(), 'Ada');
+  await user.type(field.lastName(), 'Lovelace');
+  await user.type(field.email(), 'ada@example.com');
+  await user.type(field.cardCode(), CARD);
+  await user.click(field.consent());
+}
+
+/** The Idempotency-Key header of the n-th POST. */
+function idempotencyKeyOf(shell: TestShell, n: number): string | undefined {
+  return shell.http.post.mock.calls[n]?.[2]?.headers?.['Idempotency-Key'];
+}
+
+const draftOf = (shell: TestShell) => shell.storage.data.get(DRAFT_STORAGE_KEY) as SignUpDraft | undefined;
+
+function apiError(status: number, body: ApiErrorBody): HttpError {
+  return new HttpError('http', body.error.message, status, body);
+}
+
+describe('SignUpScreen: the form', () => {
+  it('labels every field and describes the card code and phone with their hints', async () => {
+    await renderSignUp();
+    expect(screen.getByRole('heading', { level: 1, name: 'Sign up' })).toBeInTheDocument();
+    for (const input of [field.firstName(), field.lastName(), field.email(), field.phone(), field.cardCode()]) {
+      expect(input).toHaveValue('');
+      expect(input).not.toHaveAttribute('aria-invalid');
+    }
+    expect(field.email()).toHaveAttribute('type', 'email');
+    expect(field.phone()).toHaveAttribute('type', 'tel');
+    expect(field.cardCode()).toHaveAccessibleDescription(en.hints.cardCode);
+    expect(field.phone()).toHaveAccessibleDescription(en.hints.phone);
+    expect(field.consent()).not.toBeChecked();
+    expect(screen.getByRole('group', { name: 'About you' })).toContainElement(field.firstName());
+    expect(screen.getByRole('group', { name: 'Your card' })).toContainElement(field.cardCode());
+  });
+
+  it('says nothing about an empty field until it is left, then shows its own message and marks it invalid', async () => {
+    const user = fastUser();
+    await renderSignUp();
+    expect(screen.queryByText('Enter your first name.')).not.toBeInTheDocument();
+
+    await user.click(field.firstName());
+    await user.tab();
+    expect(field.firstName()).toHaveAttribute('aria-invalid', 'true');
+    expect(field.firstName()).toHaveAccessibleDescription('Enter your first name.');
+    expect(field.lastName()).not.toHaveAttribute('aria-invalid');
+
+    // Once touched, the field is checked again as the user types.
+    await user.type(field.firstName(), 'A');
+    expect(field.firstName()).not.toHaveAttribute('aria-invalid');
+    expect(screen.queryByText('Enter your first name.')).not.toBeInTheDocument();
+  });
+
+  it('explains a malformed email and card code when they are left', async () => {
+    const user = fastUser();
+    await renderSignUp();
+    await user.type(field.email(), 'ada@');
+    await user.type(field.cardCode(), '4111 1111');
+    await user.tab();
+    expect(field.email()).toHaveAccessibleDescription(en.errors.email.invalid_email);
+    expect(field.cardCode()).toHaveAccessibleDescription(`${en.hints.cardCode} ${en.errors.cardCode.invalid_card_code}`);
+  });
+
+  it('shows the card code grouped in fours however it is typed', async () => {
+    const user = fastUser();
+    await renderSignUp();
+    await user.type(field.cardCode(), '4111-1111-1111-1111');
+    expect(field.cardCode()).toHaveValue(CARD_GROUPED);
+
+    await user.clear(field.cardCode());
+    await user.type(field.cardCode(), '411111');
+    expect(field.cardCode()).toHaveValue('4111 11');
+  });
+
+  it('prefills the card code from a scanned card link (?card=)', async () => {
+    await renderSignUp(createTestShell({ location: `/sign-up?card=${CARD}` }));
+    expect(field.cardCode()).toHaveValue(CARD_GROUPED);
+    expect(field.firstName()).toHaveValue('');
+  });
+
+  it('Back goes back through the shell, with the intro as the fallback', async () => {
+    const user = fastUser();
+    const shell = createTestShell({ location: '/sign-up' });
+    await renderSignUp(shell);
+    await user.click(screen.getByRole('button', { name: 'Back' }));
+    expect(shell.navigation.back).toHaveBeenCalledWith('/');
+  });
+});
+
+describe('SignUpScreen: submitting', () => {
+  it('with errors: shows every message, focuses the first invalid field and posts nothing', async () => {
+    const user = fastUser();
+    const shell = createTestShell();
+    await renderSignUp(shell);
+
+    await user.click(submitButton());
+    expect(field.firstName()).toHaveFocus();
+    expect(field.firstName()).toHaveAccessibleDescription('Enter your first name.');
+    expect(field.lastName()).toHaveAccessibleDescription('Enter your last name.');
+    expect(field.email()).toHaveAccessibleDescription('Enter your email address.');
+    expect(field.cardCode()).toHaveAccessibleDescription(`${en.hints.cardCode} Enter the code on your card.`);
+    expect(field.consent()).toHaveAccessibleDescription('Please accept the terms and conditions to continue.');
+    expect(field.phone()).not.toHaveAttribute('aria-invalid');
+    expect(shell.http.post).not.toHaveBeenCalled();
+  });
+
+  it('with errors further down: focuses the first invalid one', async () => {
+    const user = fastUser();
+    const shell = createTestShell();
+    await renderSignUp(shell);
+    await user.type(field.firstName(), 'Ada');
+    await user.type(field.lastName(), 'Lovelace');
+    await user.type(field.email(), 'ada@example.com');
+    await user.type(field.cardCode(), '4111111111111112');
+
+    await user.click(submitButton());
+    expect(field.cardCode()).toHaveFocus();
+    expect(field.cardCode()).toHaveAccessibleDescription(`${en.hints.cardCode} ${en.errors.cardCode.card_checksum}`);
+    expect(shell.http.post).not.toHaveBeenCalled();
+  });
+
+  it('when valid: posts with an idempotency key, keeps the result, clears the draft and starts a new stack at thank-you', async () => {
+    const user = fastUser();
+    const shell = createTestShell({ location: '/sign-up' });
+    shell.http.post.mockResolvedValueOnce({ ...created, id: 'ignored-extra-field' });
+    await renderSignUp(shell);
+    await fillValidForm(user);
+
+    await user.click(submitButton());
+    await waitFor(() => expect(shell.navigation.root).toHaveBeenCalledWith('/thank-you'));
+
+    expect(shell.http.post).toHaveBeenCalledTimes(1);
+    expect(shell.http.post).toHaveBeenCalledWith(
+      'sign-ups',
+      { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', phone: undefined, cardCode: CARD_GROUPED, acceptedTerms: true },
+      { headers: { 'Idempotency-Key': expect.stringMatching(UUID) } },
+    );
+    expect(shell.storage.data.get(SIGN_UP_RESULT_STORAGE_KEY)).toEqual(created);
+    expect(shell.storage.data.has(DRAFT_STORAGE_KEY)).toBe(false);
+    expect(shell.navigation.forward).not.toHaveBeenCalled();
+  });
+
+  it('sends the phone number when one is given', async () => {
+    const user = fastUser();
+    const shell = createTestShell();
+    shell.http.post.mockResolvedValueOnce(created);
+    await renderSignUp(shell);
+    await fillValidForm(user);
+    await user.type(field.phone(), '+44 7700 900123');
+
+    await user.click(submitButton());
+    await waitFor(() => expect(shell.navigation.root).toHaveBeenCalled());
+    expect(shell.http.post.mock.calls[0]?.[1]).toMatchObject({ phone: '+44 7700 900123' });
+  });
+
+  it('keeps the idempotency key in the draft before posting, so a reload cannot sign up twice', async () => {
+    const user = fastUser();
+    const shell = createTestShell();
+    let answer: (value: unknown) => void = () => undefined;
+    shell.http.post.mockReturnValueOnce(new Promise((resolve) => (answer = resolve)));
+    await renderSignUp(shell);
+    await fillValidForm(user);
+
+    await user.click(submitButton());
+    await waitFor(() => expect(shell.http.post).toHaveBeenCalled());
+    expect(draftOf(shell)?.idempotencyKey).toBe(idempotencyKeyOf(shell, 0));
+
+    // While the request runs the button says so and cannot be pressed.
+    const busy = screen.getByRole('button', { name: 'Signing you up…' });
+    expect(busy).toBeDisabled();
+    expect(busy).toHaveAttribute('aria-busy', 'true');
+
+    await act(async () => answer(created));
+    await waitFor(() => expect(shell.navigation.root).toHaveBeenCalledWith('/thank-you'));
+  });
+
+  it('posts once on a double click', async () => {
+    // Default pacing: the second click comes a moment after the first, as a person's would.
+    const user = userEvent.setup();
+    const shell = createTestShell();
+    shell.http.post.mockResolvedValue(created);
+    await renderSignUp(shell);
+    await fillValidForm(user);
+
+    await user.dblClick(submitButton());
+    await waitFor(() => expect(shell.navigation.root).toHaveBeenCalled());
+    expect(shell.http.post).toHaveBeenCalledTimes(1);
+  });
+  it('posts once when a second submit comes before the draft write has finished', async () => {
+    const user = fastUser();
+    const shell = createTestShell();
+    shell.http.post.mockResolvedValue(created);
+    const view = await renderSignUp(shell);
+    await fillValidForm(user);
+
+    // A slow device: the draft write before the POST takes a while.
+    const pendingWrites: Array<() => void> = [];
+    shell.storage.set.mockImplementation((_key: string, value: unknown) => new Promise((resolve) => pendingWrites.push(() => resolve(value))));
+    const form = view.container.querySelector('form');
+    if (!form) throw new Error('no form');
+    fireEvent.submit(form);
+    fireEvent.submit(form);
+    await act(async () => {
+      while (pendingWrites.length > 0) {
+        pendingWrites.splice(0).forEach((release) => release());
+        await new Promise((resolve) => setTimeout(resolve, 0));
+      }
+    });
+    await waitFor(() => expect(shell.navigation.root).toHaveBeenCalledWith('/thank-you'));
+    expect(shell.http.post).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('SignUpScreen: failures', () => {
+  it('shows a card the server says is taken on the card field, without an alert', async () => {
+    const user = fastUser();
+    const shell = createTestShell();
+    shell.http.post.mockRejectedValueOnce(
+      apiError(409, { error: { code: 'already_registered', message: 'Card already registered', fields: { cardCode: 'already_registered' } } }),
+    );
+    await renderSignUp(shell);
+    await fillValidForm(user);
+
+    await user.click(submitButton());
+    await waitFor(() => expect(field.cardCode()).toHaveAccessibleDescription(`${en.hints.cardCode} This card is already registered.`));
+    expect(field.cardCode()).toHaveAttribute('aria-invalid', 'true');
+    expect(field.cardCode()).toHaveFocus();
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+    expect(shell.navigation.root).not.toHaveBeenCalled();
+    expect(submitButton()).toBeEnabled();
+  });
+
+  it('on a network failure: offers Retry and Cancel; Cancel keeps everything typed', async () => {
+    const user = fastUser();
+    const shell = createTestShell();
+    shell.http.post.mockRejectedValueOnce(new HttpError('network', 'POST sign-ups failed: network error'));
+    await renderSignUp(shell);
+    await fillValidForm(user);
+
+    await user.click(submitButton());
+    const alert = await screen.findByRole('alertdialog', { name: 'We couldn’t sign you up' });
+    expect(alert).toHaveAccessibleDescription(en.failure.network);
+    expect(within(alert).getAllByRole('button').map((button) => button.textContent)).toEqual(['Cancel', 'Retry']);
+
+    await user.click(within(alert).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+    expect(field.firstName()).toHaveValue('Ada');
+    expect(field.email()).toHaveValue('ada@example.com');
+    expect(field.cardCode()).toHaveValue(CARD_GROUPED);
+    expect(field.consent()).toBeChecked();
+    expect(submitButton()).toBeEnabled();
+    expect(shell.http.post).toHaveBeenCalledTimes(1);
+    expect(shell.navigation.root).not.toHaveBeenCalled();
+  });
+
+  it('Retry posts again with the same idempotency key', async () => {
+    const user = fastUser();
+    const shell = createTestShell();
+    shell.http.post.mockRejectedValueOnce(new HttpError('timeout', 'POST sign-ups timed out')).mockResolvedValueOnce(created);
+    await renderSignUp(shell);
+    await fillValidForm(user);
+
+    await user.click(submitButton());
+    const alert = await screen.findByRole('alertdialog', { name: 'We couldn’t sign you up' });
+    expect(alert).toHaveAccessibleDescription(en.failure.timeout);
+    await user.click(within(alert).getByRole('button', { name: 'Retry' }));
+
+    await waitFor(() => expect(shell.navigation.root).toHaveBeenCalledWith('/thank-you'));
+    expect(shell.http.post).toHaveBeenCalledTimes(2);
+    expect(idempotencyKeyOf(shell, 1)).toBe(idempotencyKeyOf(shell, 0));
+  });
+
+  it('submitting the same values again after Cancel reuses the key; changed values get a new one', async () => {
+    const user = fastUser();
+    const shell = createTestShell();
+    shell.http.post.mockRejectedValue(new HttpError('network', 'offline'));
+    await renderSignUp(shell);
+    await fillValidForm(user);
+
+    const cancelAlert = async () => {
+      const alert = await screen.findByRole('alertdialog');
+      await user.click(within(alert).getByRole('button', { name: 'Cancel' }));
+    };
+    await user.click(submitButton());
+    await cancelAlert();
+    await user.click(submitButton());
+    await cancelAlert();
+    expect(idempotencyKeyOf(shell, 1)).toBe(idempotencyKeyOf(shell, 0));
+
+    await user.type(field.lastName(), '-King');
+    await user.click(submitButton());
+    await cancelAlert();
+    expect(shell.http.post).toHaveBeenCalledTimes(3);
+    expect(idempotencyKeyOf(shell, 2)).toMatch(UUID);
+    expect(idempotencyKeyOf(shell, 2)).not.toBe(idempotencyKeyOf(shell, 0));
+  });
+
+  it.each([
+    ['a server error', apiError(503, { error: { code: 'unavailable', message: 'Down' } }), en.failure.server],
+    ['a rejection without field errors', apiError(400, { error: { code: 'bad_request', message: 'No' } }), en.failure.rejected],
+    ['an aborted request', new HttpError('aborted', 'aborted'), en.failure.network],
+    ['an unexpected error', new Error('boom'), en.failure.server],
+  ])('words %s for the user', async (_, error, message) => {
+    const user = fastUser();
+    const shell = createTestShell();
+    shell.http.post.mockRejectedValueOnce(error);
+    await renderSignUp(shell);
+    await fillValidForm(user);
+
+    await user.click(submitButton());
+    expect(await screen.findByRole('alertdialog', { name: 'We couldn’t sign you up' })).toHaveAccessibleDescription(message);
+  });
+});
+
+describe('SignUpScreen: the draft', () => {
+  afterEach(() => jest.useRealTimers());
+
+  it('saves what is typed once the user pauses for 300 ms', async () => {
+    jest.useFakeTimers();
+    const user = userEvent.setup({ advanceTimers: (ms) => jest.advanceTimersByTime(ms) });
+    const shell = createTestShell();
+    await renderSignUp(shell);
+    const draftWrites = () => shell.storage.set.mock.calls.filter(([key]) => key === DRAFT_STORAGE_KEY);
+
+    await user.type(field.firstName(), 'Ada');
+    await user.type(field.cardCode(), '4111');
+    expect(draftWrites()).toHaveLength(0);
+
+    await act(async () => {
+      await jest.advanceTimersByTimeAsync(299);
+    });
+    expect(draftWrites()).toHaveLength(0);
+    await act(async () => {
+      await jest.advanceTimersByTimeAsync(1);
+    });
+    expect(draftWrites()).toHaveLength(1);
+    expect(draftOf(shell)).toEqual({ values: { ...EMPTY_VALUES, firstName: 'Ada', cardCode: '4111' } });
+  });
+
+  it('restores the draft when the screen is opened again, and says so', async () => {
+    const user = fastUser();
+    const shell = createTestShell();
+    const first = await renderSignUp(shell);
+    await user.type(field.firstName(), 'Ada');
+    await user.type(field.email(), 'ada@example.com');
+    await user.click(field.consent());
+    await waitFor(() => expect(draftOf(shell)?.values).toMatchObject({ firstName: 'Ada', email: 'ada@example.com', acceptedTerms: true }));
+    first.unmount();
+
+    await renderSignUp(shell);
+    expect(field.firstName()).toHaveValue('Ada');
+    expect(field.email()).toHaveValue('ada@example.com');
+    expect(field.consent()).toBeChecked();
+    const toast = await screen.findByText('We restored what you entered earlier.');
+    expect(screen.getByRole('status', { name: '' })).toContainElement(toast);
+  });
+
+  it('restores an empty draft quietly', async () => {
+    const shell = createTestShell({ storage: { [DRAFT_STORAGE_KEY]: { values: EMPTY_VALUES } } });
+    await renderSignUp(shell);
+    expect(shell.overlays.getSnapshot()).toEqual([]);
+    expect(screen.queryByText('We restored what you entered earlier.')).not.toBeInTheDocument();
+  });
+
+  it('keeps only the well-typed values of a malformed draft', async () => {
+    await renderSignUp(createTestShell({ storage: { [DRAFT_STORAGE_KEY]: { values: { firstName: 42, lastName: 'Lovelace', acceptedTerms: 'yes' } } } }));
+    expect(field.firstName()).toHaveValue('');
+    expect(field.lastName()).toHaveValue('Lovelace');
+    expect(field.consent()).not.toBeChecked();
+  });
+
+  it('lets a scanned card link win over the card code in the draft', async () => {
+    const shell = createTestShell({
+      location: `/sign-up?card=${VALID_TEST_CARD_CODES[1]}`,
+      storage: { [DRAFT_STORAGE_KEY]: { values: { ...EMPTY_VALUES, firstName: 'Ada', cardCode: CARD } } },
+    });
+    await renderSignUp(shell);
+    expect(field.firstName()).toHaveValue('Ada');
+    expect(field.cardCode()).toHaveValue('5555 5555 5555 4444');
+  });
+
+  it('starts empty when the draft cannot be read', async () => {
+    const shell = createTestShell();
+    shell.storage.get.mockRejectedValueOnce(new Error('blocked'));
+    await renderSignUp(shell);
+    expect(field.firstName()).toHaveValue('');
+    expect(submitButton()).toBeEnabled();
+  });
+
+  it('says once, not on every keystroke, that the draft cannot be saved', async () => {
+    jest.useFakeTimers();
+    const user = userEvent.setup({ advanceTimers: (ms) => jest.advanceTimersByTime(ms) });
+    const shell = createTestShell();
+    shell.storage.set.mockRejectedValue(new DOMException('full', 'QuotaExceededError'));
+    await renderSignUp(shell);
+
+    await user.type(field.firstName(), 'Ada');
+    await act(async () => {
+      await jest.advanceTimersByTimeAsync(300);
+    });
+    await user.type(field.lastName(), 'L');
+    await act(async () => {
+      await jest.advanceTimersByTimeAsync(300);
+    });
+    expect(screen.getAllByText(en.draftSaveFailed)).toHaveLength(1);
+  });
+
+  it('resumes with the idempotency key of a submission that may have reached the server', async () => {
+    const user = fastUser();
+    const shell = createTestShell();
+    shell.http.post.mockRejectedValueOnce(new HttpError('network', 'offline'));
+    const first = await renderSignUp(shell);
+    await fillValidForm(user);
+    await user.click(submitButton());
+    await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Cancel' }));
+    first.unmount();
+
+    // After a reload, the same submission goes out under the same key.
+    shell.http.post.mockResolvedValueOnce(created);
+    await renderSignUp(shell);
+    await user.click(submitButton());
+    await waitFor(() => expect(shell.navigation.root).toHaveBeenCalledWith('/thank-you'));
+    expect(idempotencyKeyOf(shell, 1)).toBe(idempotencyKeyOf(shell, 0));
+  });
+});
+
+describe('SignUpScreen: help and terms', () => {
+  it('opens the terms in a modal whose "I agree" ticks the consent box', async () => {
+    const user = fastUser();
+    await renderSignUp();
+    await user.click(submitButton());
+    expect(field.consent()).toHaveAttribute('aria-invalid', 'true');
+
+    await user.click(screen.getByRole('button', { name: 'terms and conditions' }));
+    const modal = screen.getByRole('dialog', { name: 'Terms and conditions' });
+    expect(within(modal).getByRole('heading', { name: en.terms.data.title })).toBeInTheDocument();
+    expect(modal).toHaveTextContent(en.terms.card.text);
+
+    await user.click(within(modal).getByRole('button', { name: 'I agree' }));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(field.consent()).toBeChecked();
+    expect(field.consent()).not.toHaveAttribute('aria-invalid');
+  });
+
+  it('closing the terms without agreeing leaves the box as it was', async () => {
+    const user = fastUser();
+    await renderSignUp();
+    await user.click(screen.getByRole('button', { name: 'terms and conditions' }));
+    await user.click(within(screen.getByRole('dialog', { name: 'Terms and conditions' })).getByRole('button', { name: 'Close' }));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(field.consent()).not.toBeChecked();
+  });
+
+  it('"Where is my card code?" opens a popover next to it explaining where the code is', async () => {
+    const user = fastUser();
+    await renderSignUp();
+    const help = screen.getByRole('button', { name: 'Where is my card code?' });
+    await user.click(help);
+
+    const popover = screen.getByRole('dialog', { name: 'Where is my card code?' });
+    expect(popover).toHaveClass('sg-popover--anchored');
+    expect(popover).toHaveTextContent(en.cardHelp.text);
+  });
+});
