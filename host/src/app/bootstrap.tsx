@@ -36,7 +36,8 @@ export async function boot(root: HTMLElement, configResponse: Promise<Response>)
   const router = createAppRouter();
   const navigation = createNavigation(router);
   const overlays = createOverlayController();
-  const http = createHttpClient({ baseUrl: config.apiBase });
+  // The API sets the XSRF cookie on any answer; `health` is its cheapest.
+  const http = createHttpClient({ baseUrl: config.apiBase, xsrfPrimePath: 'health' });
   const shell: ShellApi = {
     contractVersion: CONTRACT_VERSION,
     config: { apiBase: config.apiBase, cardScanBase: config.cardScanBase, siteBase: config.siteBase, defaultLanguage: config.defaultLanguage },
@@ -47,7 +48,10 @@ export async function boot(root: HTMLElement, configResponse: Promise<Response>)
     http,
   };
 
-  createRoot(root).render(
+  createRoot(root, {
+    // React recovered by re-rendering; log what had failed so it can be found and fixed.
+    onRecoverableError: (error, info) => console.error('[react] recovered from', (error as { cause?: unknown }).cause ?? error, info.componentStack),
+  }).render(
     <StrictMode>
       <App
         shell={shell}
@@ -59,9 +63,7 @@ export async function boot(root: HTMLElement, configResponse: Promise<Response>)
           overlays,
           swipeBackEnabled: config.swipeBackEnabled,
           onFirstScreenRendered: schedulePreload(async () => {
-            // The API answers every request with the XSRF cookie if missing: fetching it now means
-            // the first sign-up POST already carries its token.
-            await Promise.all([remoteScreens.preloadAll(), http.get('health').catch(() => undefined)]);
+            await remoteScreens.preloadAll();
             // Observable marker for tests and the benchmark: every remote's code and texts are in.
             document.documentElement.dataset.preloaded = 'true';
           }),

@@ -33,12 +33,14 @@ export function ShellLayout() {
   const { navigation, overlays, swipeBackEnabled } = useHostServices();
   const { t } = useTranslation();
   const page = useRef<HTMLDivElement>(null);
-  useFocusTitleOnNavigation(location.key, page);
+  // Entries pushed outside the router all share the key "default": the path tells them apart.
+  const pageKey = `${location.key}:${location.pathname}`;
+  useFocusTitleOnNavigation(pageKey, page);
   useSwipeBack(page, navigation, swipeBackEnabled);
 
   return (
     <>
-      <div ref={page} key={location.key} className={`sg-shell-page sg-shell-page--${navigation.direction()}`} data-testid="shell-page">
+      <div ref={page} key={pageKey} className={`sg-shell-page sg-shell-page--${navigation.direction()}`} data-testid="shell-page">
         <Outlet />
       </div>
       <OverlayHost controller={overlays} labels={{ ok: t('overlay.ok'), cancel: t('overlay.cancel'), close: t('overlay.close') }} />

@@ -167,6 +167,30 @@ describe('createHttpClient: XSRF double-submit', () => {
     expect(fetchImpl).toHaveBeenCalledTimes(2);
   });
 
+  it('with xsrfPrimePath, fetches the cookie first so the first mutating call is not refused', async () => {
+    const { client, fetchImpl, jar, sent } = setup({ xsrfPrimePath: 'health' });
+    fetchImpl.mockImplementationOnce(async () => {
+      jar.cookie = 'XSRF-TOKEN=primed';
+      return json(200, { status: 'ok' });
+    });
+    fetchImpl.mockResolvedValueOnce(json(201, { id: 'created' }));
+
+    await expect(client.post('sign-ups', { a: 1 })).resolves.toEqual({ id: 'created' });
+    expect(sent(0).url).toBe('/api/v1/health');
+    expect(sent(0).init.method).toBe('GET');
+    expect(sent(1).headers.get('X-XSRF-TOKEN')).toBe('primed');
+    expect(fetchImpl).toHaveBeenCalledTimes(2);
+  });
+
+  it('with xsrfPrimePath, primes nothing when the cookie exists or the request is a GET', async () => {
+    const withCookie = setup({ xsrfPrimePath: 'health', cookie: 'XSRF-TOKEN=have' });
+    await withCookie.client.post('sign-ups', {});
+    expect(withCookie.fetchImpl).toHaveBeenCalledTimes(1);
+    const get = setup({ xsrfPrimePath: 'health' });
+    await get.client.get('status');
+    expect(get.fetchImpl).toHaveBeenCalledTimes(1);
+  });
+
   it('does not retry a 403 when a token was already sent, or when no cookie arrived', async () => {
     const withToken = setup({ cookie: 'XSRF-TOKEN=old' });
     withToken.fetchImpl.mockResolvedValue(json(403, { error: { code: 'forbidden', message: 'No' } }));

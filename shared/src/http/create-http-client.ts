@@ -7,6 +7,11 @@ export interface HttpClientOptions {
   /** Default bound on one request, in milliseconds. */
   timeoutMs?: number;
   fetchImpl?: typeof fetch;
+  /**
+   * A cheap GET (relative to `baseUrl`) that makes the API set the XSRF cookie. When given, a
+   * mutating request made before the cookie exists fetches it first, so it is not refused.
+   */
+  xsrfPrimePath?: string;
   /** Injected for tests; the browser's own by default. */
   origin?: () => string;
   cookies?: () => string;
@@ -85,9 +90,12 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   }
 
   async function request<T>(method: string, path: string, body?: unknown, requestOptions: HttpRequestOptions = {}): Promise<T> {
+    if (options.xsrfPrimePath && readCookie(cookies(), XSRF_COOKIE_NAME) === null && needsXsrfHeader(method, resolveUrl(options.baseUrl, path), origin())) {
+      await send('GET', options.xsrfPrimePath, undefined, requestOptions);
+    }
     const sentToken = readCookie(cookies(), XSRF_COOKIE_NAME);
     let { response, payload } = await send(method, path, body, requestOptions);
-    // First mutating call of a visit: the API answered 403 and set the cookie; retry once with it.
+    // No cookie was sent (priming off or failed): the API answered 403 and set it; retry once with it.
     if (response.status === 403 && sentToken === null && readCookie(cookies(), XSRF_COOKIE_NAME) !== null) {
       ({ response, payload } = await send(method, path, body, requestOptions));
     }

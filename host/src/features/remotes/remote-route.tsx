@@ -6,10 +6,10 @@ import { useDocumentTitle } from '../../app/use-document-title';
 import type { RemoteName } from '../../config/runtime-config';
 import { RemoteErrorBoundary } from './remote-error-boundary';
 
-function RemoteScreen({ name, loading }: { name: RemoteName; loading: Promise<RemoteScreenModule> }) {
-  const { remoteScreens, onFirstScreenRendered } = useHostServices();
-  // A preloaded screen renders at once; otherwise suspend until its code and texts arrive.
-  const module = remoteScreens.peek(name) ?? use(loading);
+function RemoteScreen({ loading }: { loading: Promise<RemoteScreenModule> }) {
+  const { onFirstScreenRendered } = useHostServices();
+  // Suspends until the screen's code and texts arrive; a preloaded screen renders at once.
+  const module = use(loading);
   useEffect(onFirstScreenRendered, [onFirstScreenRendered]);
   const Screen = module.default;
   return <Screen />;
@@ -24,8 +24,19 @@ function ScreenLoading() {
   );
 }
 
+interface RemoteRouteProps {
+  name: RemoteName;
+  titleKey: string;
+}
+
 /** One route's remote screen, with its loading state and its own error screen and retry. */
-export function RemoteRoute({ name, titleKey }: { name: RemoteName; titleKey: string }) {
+export function RemoteRoute(props: RemoteRouteProps) {
+  // Keyed by remote: two routes' elements share this component type and position, so without the
+  // key a route change could keep the previous remote's load.
+  return <RemoteRouteAttempts key={props.name} {...props} />;
+}
+
+function RemoteRouteAttempts({ name, titleKey }: RemoteRouteProps) {
   const { t } = useTranslation();
   useDocumentTitle(t(titleKey));
   const { remoteScreens } = useHostServices();
@@ -37,7 +48,7 @@ export function RemoteRoute({ name, titleKey }: { name: RemoteName; titleKey: st
   return (
     <RemoteErrorBoundary key={attempt.key} remote={name} onRetry={retry}>
       <Suspense fallback={<ScreenLoading />}>
-        <RemoteScreen name={name} loading={attempt.loading} />
+        <RemoteScreen loading={attempt.loading} />
       </Suspense>
     </RemoteErrorBoundary>
   );

@@ -3,6 +3,12 @@ import { REMOTE_NAMES, type RemoteName } from '../../config/runtime-config';
 import { RemoteLoadError } from './remote-load-error';
 import { createRemoteScreens, DEFAULT_REMOTE_TIMEOUT_MS, type FederationRuntime } from './remote-screens';
 
+/** What React's use() would read synchronously from a promise marked fulfilled. */
+const fulfilledValue = (promise: Promise<unknown>) => {
+  const marked = promise as Promise<unknown> & { status?: string; value?: unknown };
+  return marked.status === 'fulfilled' ? marked.value : undefined;
+};
+
 const manifests: Record<RemoteName, string> = {
   intro: 'https://intro.example/mf-manifest.json',
   signup: 'https://signup.example/mf-manifest.json',
@@ -79,14 +85,12 @@ describe('createRemoteScreens', () => {
     expect(loadRemote).toHaveBeenCalledTimes(1);
   });
 
-  it('peeks at a loaded module only', async () => {
+  it("marks a loaded screen's promise fulfilled, so React's use() renders it without suspending", async () => {
     const { screens } = setup();
-    expect(screens.peek('intro')).toBeUndefined();
     const pending = screens.load('intro');
-    expect(screens.peek('intro')).toBeUndefined();
+    expect(fulfilledValue(pending)).toBeUndefined();
     const module = await pending;
-    expect(screens.peek('intro')).toBe(module);
-    expect(screens.peek('signup')).toBeUndefined();
+    expect(fulfilledValue(screens.load('intro'))).toBe(module);
   });
 
   it("reports a runtime that answers null as 'unavailable'", async () => {
@@ -118,7 +122,6 @@ describe('createRemoteScreens', () => {
     const error = await loadFailure(screens.load('intro'));
     expect(error.reason).toBe('incompatible');
     expect(loadTexts).not.toHaveBeenCalled();
-    expect(screens.peek('intro')).toBeUndefined();
   });
 
   it('re-registers a failed remote with force on the next load, and then succeeds', async () => {
@@ -132,7 +135,7 @@ describe('createRemoteScreens', () => {
     expect(registerRemotes).toHaveBeenCalledTimes(2);
     expect(registerRemotes).toHaveBeenLastCalledWith([{ name: 'signup', entry: manifests.signup }], { force: true });
     expect(loadRemote).toHaveBeenCalledTimes(2);
-    expect(screens.peek('signup')).toBe(module);
+    expect(fulfilledValue(screens.load('signup'))).toBe(module);
 
     // A success is not re-registered again.
     await screens.load('signup');
@@ -182,7 +185,7 @@ describe('createRemoteScreens', () => {
       await screens.preloadAll();
       expect(loadRemote.mock.calls.map(([id]) => id)).toEqual(REMOTE_NAMES.map((name) => `${name}/Screen`));
       expect(loadTexts).toHaveBeenCalledTimes(3);
-      for (const name of REMOTE_NAMES) expect(screens.peek(name)).toBeDefined();
+      for (const name of REMOTE_NAMES) expect(fulfilledValue(screens.load(name))).toBeDefined();
     });
 
     it('never rejects: failures are logged and retried on the next load', async () => {
@@ -193,8 +196,7 @@ describe('createRemoteScreens', () => {
       await expect(screens.preloadAll()).resolves.toBeUndefined();
       expect(warn).toHaveBeenCalledTimes(1);
       expect(warn).toHaveBeenCalledWith(expect.stringContaining('signup'), expect.any(RemoteLoadError));
-      expect(screens.peek('intro')).toBeDefined();
-      expect(screens.peek('signup')).toBeUndefined();
+      expect(fulfilledValue(screens.load('intro'))).toBeDefined();
       warn.mockRestore();
     });
 

@@ -24,8 +24,6 @@ export interface RemoteScreensOptions {
 export const DEFAULT_REMOTE_TIMEOUT_MS = 15_000;
 
 export interface RemoteScreens {
-  /** The screen module if it has already loaded, so a preloaded screen renders without suspending. */
-  peek(name: RemoteName): RemoteScreenModule | undefined;
   /**
    * The screen module, loaded once and cached. A failure is not cached: the next call re-registers
    * the remote (dropping the runtime's cached entry) and tries again, without a page reload.
@@ -47,7 +45,6 @@ export function createRemoteScreens(options: RemoteScreensOptions): RemoteScreen
   const timeoutMs = options.timeoutMs ?? DEFAULT_REMOTE_TIMEOUT_MS;
   const pending = new Map<RemoteName, Promise<RemoteScreenModule>>();
   const failed = new Set<RemoteName>();
-  const loaded = new Map<RemoteName, RemoteScreenModule>();
 
   options.runtime.registerRemotes(REMOTE_NAMES.map((name) => ({ name, entry: options.manifests[name] })));
 
@@ -76,7 +73,9 @@ export function createRemoteScreens(options: RemoteScreensOptions): RemoteScreen
     // Bookkeeping runs inside the chain, so whoever sees the rejection can already load again.
     const attempt = withTimeout(fetchScreen(name), timeoutMs, () => new RemoteLoadError(name, 'timeout')).then(
       (module) => {
-        loaded.set(name, module);
+        // React's `use()` returns a thenable marked fulfilled at once, without suspending: a
+        // preloaded screen renders in the same frame as the navigation.
+        Object.assign(attempt, { status: 'fulfilled', value: module });
         return module;
       },
       (error: unknown) => {
@@ -91,7 +90,6 @@ export function createRemoteScreens(options: RemoteScreensOptions): RemoteScreen
   }
 
   return {
-    peek: (name) => loaded.get(name),
     load,
     async preloadAll() {
       await Promise.all(

@@ -37,11 +37,13 @@ export function createNavigation(router: AppRouter): ShellNavigation {
   let skipTransition = false;
   let direction: NavigationDirection = 'root';
   let lastIndex = historyIndex();
-  let currentKey = router.state.location.key;
+  let currentLocation = router.state.location;
   let snapshot: ShellLocation = toShellLocation(router.state.location);
 
   router.subscribe((state) => {
-    if (state.location.key === currentKey) return;
+    // The router also notifies for loading states; only a new location object is a navigation.
+    // (Keys do not tell: entries pushed outside the router all have the key "default".)
+    if (state.location === currentLocation) return;
     const index = historyIndex();
     // Browser back/forward arrive as POP: the history index tells which way the user went.
     direction = state.historyAction === 'POP' ? (index < lastIndex ? 'back' : 'forward') : (requested ?? 'forward');
@@ -49,7 +51,7 @@ export function createNavigation(router: AppRouter): ShellNavigation {
     requested = null;
     skipTransition = false;
     lastIndex = index;
-    currentKey = state.location.key;
+    currentLocation = state.location;
     snapshot = toShellLocation(state.location);
     listeners.forEach((listener) => listener());
   });
