@@ -12,7 +12,7 @@ const forbidImportsOf = (packages, why) =>
   ]);
 
 module.exports = tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', '**/coverage/**', 'test-results/**', 'playwright-report/**', '.e2e/**', 'bench-results/**'] },
+  { ignores: ['**/dist/**', '**/node_modules/**', '**/coverage/**', 'test-results/**', 'playwright-report/**', '.e2e/**', '.e2e-variant-*/**', 'bench-results/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

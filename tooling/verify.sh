@@ -1,17 +1,25 @@
 #!/usr/bin/env bash
 # The README's test command (`npm run verify`) and what CI runs: installs what is missing
-# (Debian's Chromium, npm packages), then lint, type-check, unit tests, production build and the
-# browser end-to-end suite against the built apps on separate origins.
+# (Debian packages, npm packages), then lint, deployment-config validation, type-check, unit
+# tests, production build and the browser end-to-end suite, which serves the builds with nginx
+# and the images' config on separate origins.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+export PATH="$PATH:/usr/sbin"
 
 step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 
-if ! command -v "${CHROMIUM_PATH:-/usr/bin/chromium}" >/dev/null 2>&1; then
-  step "Installing Debian's Chromium"
+# Chromium for the browser tests, nginx to serve the builds exactly as the images do,
+# docker-compose to validate docker-compose.yml (there is no Docker engine to run it).
+missing=()
+command -v "${CHROMIUM_PATH:-/usr/bin/chromium}" >/dev/null 2>&1 || missing+=(chromium)
+command -v nginx >/dev/null 2>&1 || missing+=(nginx-light)
+command -v docker-compose >/dev/null 2>&1 || missing+=(docker-compose)
+if [ ${#missing[@]} -gt 0 ]; then
+  step "Installing ${missing[*]} (Debian)"
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
   $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
 # `npm install` against the committed lock, not `npm ci`: the registry reachable here serves only
@@ -23,6 +31,8 @@ if [ "${CI:-}" = "true" ] || [ ! -d node_modules ] || [ package-lock.json -nt no
 fi
 
 step "Lint";        npm run lint
+step "Deployment config"
+docker-compose -f docker-compose.yml config -q && echo "docker-compose.yml is valid"
 step "Type-check";  npm run typecheck
 step "Unit tests";  npm run test:unit
 step "Build";       npm run build

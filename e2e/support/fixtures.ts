@@ -1,20 +1,43 @@
 import { test as base, expect, type Page } from '@playwright/test';
 
 export interface AppFixtures {
-  /** Console errors and page errors seen during the test; most tests assert there are none. */
+  /** Console errors, page errors and CSP violations seen during the test. */
   consoleErrors: string[];
 }
 
+const EXPECTS_ERRORS = 'expects-console-errors';
+
+/**
+ * Every test fails on any console error, uncaught page error or Content-Security-Policy violation,
+ * unless it declares with `expectConsoleErrors()` that it provokes failures on purpose (a server
+ * stopped, a 404 injected).
+ */
 export const test = base.extend<AppFixtures>({
-  consoleErrors: async ({ page }, provide) => {
-    const errors: string[] = [];
-    page.on('console', (message) => {
-      if (message.type() === 'error') errors.push(message.text());
-    });
-    page.on('pageerror', (error) => errors.push(error.message));
-    await provide(errors);
-  },
+  consoleErrors: [
+    async ({ page }, provide, testInfo) => {
+      const errors: string[] = [];
+      page.on('console', (message) => {
+        if (message.type() === 'error') errors.push(message.text());
+      });
+      page.on('pageerror', (error) => errors.push(`page error: ${error.message}`));
+      await page.addInitScript(() => {
+        document.addEventListener('securitypolicyviolation', (event) =>
+          console.error(`CSP violation: ${event.violatedDirective} blocked ${event.blockedURI}`),
+        );
+      });
+      await provide(errors);
+      if (!testInfo.annotations.some((annotation) => annotation.type === EXPECTS_ERRORS)) {
+        expect(errors, 'console errors, page errors or CSP violations').toEqual([]);
+      }
+    },
+    { auto: true },
+  ],
 });
+
+/** This test provokes failures on purpose; its console errors are expected, not a defect. */
+export function expectConsoleErrors(why: string): void {
+  test.info().annotations.push({ type: EXPECTS_ERRORS, description: why });
+}
 
 export { expect };
 

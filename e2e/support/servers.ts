@@ -3,25 +3,23 @@ import { existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } 
 import { createConnection } from 'node:net';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../../tooling/serve/local-topology';
-import { API_DATA_DIR, CONFIG_FILE, E2E_PORTS, HOST_URL, STATE_DIR, type AppName } from './topology';
+import { nginxCommand } from './nginx';
+import { API_DATA_DIR, E2E_PORTS, STATE_DIR, type AppName } from './topology';
 
 const tsx = join(REPO_ROOT, 'node_modules', '.bin', 'tsx');
 const pidFile = (app: AppName) => join(STATE_DIR, `${app}.pid`);
 
-function commandFor(app: AppName): { args: string[]; cwd: string; env: NodeJS.ProcessEnv } {
+/** The API runs from source as in `npm run serve`; the static apps run in nginx (see nginx.ts). */
+function commandFor(app: AppName): { command: string; args: string[]; cwd: string; env: NodeJS.ProcessEnv } {
   if (app === 'api') {
     return {
+      command: tsx,
       args: ['src/main.ts'],
       cwd: join(REPO_ROOT, 'api'),
       env: { ...process.env, PORT: String(E2E_PORTS.api), HOST: '127.0.0.1', API_DATA_DIR },
     };
   }
-  const serveApp = join(REPO_ROOT, 'tooling', 'serve', 'serve-app.ts');
-  const args =
-    app === 'host'
-      ? [serveApp, 'host', '--port', String(E2E_PORTS.host), '--api', `http://127.0.0.1:${E2E_PORTS.api}`, '--config', CONFIG_FILE]
-      : [serveApp, app, '--port', String(E2E_PORTS[app]), '--host-origin', HOST_URL];
-  return { args, cwd: REPO_ROOT, env: process.env };
+  return { ...nginxCommand(app), cwd: REPO_ROOT, env: process.env };
 }
 
 function portOpen(port: number): Promise<boolean> {
@@ -56,9 +54,9 @@ function isRunning(app: AppName): boolean {
 export async function startApp(app: AppName): Promise<void> {
   if (isRunning(app)) return;
   mkdirSync(STATE_DIR, { recursive: true });
-  const { args, cwd, env } = commandFor(app);
+  const { command, args, cwd, env } = commandFor(app);
   const log = openSync(join(STATE_DIR, `${app}.log`), 'a');
-  const child = spawn(tsx, args, { cwd, env, detached: true, stdio: ['ignore', log, log] });
+  const child = spawn(command, args, { cwd, env, detached: true, stdio: ['ignore', log, log] });
   child.unref();
   writeFileSync(pidFile(app), String(child.pid));
   await waitForPort(E2E_PORTS[app], true);
@@ -71,7 +69,7 @@ export async function stopApp(app: AppName): Promise<void> {
   const pid = Number(readFileSync(file, 'utf8'));
   const signal = (name: NodeJS.Signals) => {
     try {
-      process.kill(-pid, name); // the whole process group: tsx and its node child
+      process.kill(-pid, name); // the whole process group: tsx and its node child, or nginx's workers
     } catch {
       // already gone
     }

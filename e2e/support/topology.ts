@@ -1,15 +1,12 @@
 import { join } from 'node:path';
-import { localRuntimeConfig, REPO_ROOT, type Topology } from '../../tooling/serve/local-topology';
+import { REPO_ROOT, type Topology } from '../../tooling/serve/local-topology';
 
 /** The e2e suite's own ports, so it never collides with a running `npm run serve`. */
 export const E2E_PORTS: Topology = { host: 4300, intro: 4301, signup: 4302, thankyou: 4303, api: 4304 };
 export const HOST_URL = `http://localhost:${E2E_PORTS.host}`;
 export const API_URL = `http://127.0.0.1:${E2E_PORTS.api}`;
 export const STATE_DIR = join(REPO_ROOT, '.e2e');
-export const CONFIG_FILE = join(STATE_DIR, 'config.json');
 export const API_DATA_DIR = join(STATE_DIR, 'api-data');
 
 export type AppName = 'host' | 'intro' | 'signup' | 'thankyou' | 'api';
 export const APPS: readonly AppName[] = ['api', 'intro', 'signup', 'thankyou', 'host'];
-
-export const e2eRuntimeConfig = () => localRuntimeConfig(E2E_PORTS);

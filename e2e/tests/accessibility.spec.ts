@@ -1,7 +1,11 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { fillSignUp, person } from '../support/sign-up';
-import { expect, pageTitle, test } from '../support/fixtures';
+import { expect, expectConsoleErrors, test } from '../support/fixtures';
+
+// axe-core injects its own script and styles into the page; the app's CSP would block them.
+// (The CSP itself is checked by every other spec, which fails on any violation.)
+test.use({ bypassCSP: true });
 
 async function expectNoViolations(page: Page, what: string) {
   const results = await new AxeBuilder({ page }).analyze();
@@ -38,6 +42,7 @@ for (const language of ['en', 'ar'] as const) {
     });
 
     test('every overlay has no violations', async ({ page }) => {
+      expectConsoleErrors('the sign-up POST answers 503 on purpose, to show the alert');
       await page.goto('/');
       await page.locator('.intro-language').click();
       await expect(page.getByRole('dialog')).toBeVisible();
@@ -70,42 +75,3 @@ for (const language of ['en', 'ar'] as const) {
     });
   });
 }
-
-test('the whole journey works by keyboard alone', async ({ page }) => {
-  await page.goto('/');
-  await expect(pageTitle(page)).toHaveText('Special Gift');
-  const tabTo = async (name: RegExp | string, role: 'button' | 'textbox' | 'checkbox' = 'button') => {
-    const target = page.getByRole(role, { name });
-    for (let i = 0; i < 30; i++) {
-      if (await target.evaluate((el) => el === document.activeElement).catch(() => false)) return;
-      await page.keyboard.press('Tab');
-    }
-    throw new Error(`could not reach ${String(name)} with Tab`);
-  };
-  await tabTo('Get started');
-  await page.keyboard.press('Enter');
-  await expect(pageTitle(page)).toHaveText('Sign up');
-
-  const who = person();
-  await tabTo('First name', 'textbox');
-  await page.keyboard.type(who.firstName);
-  await page.keyboard.press('Tab');
-  await page.keyboard.type(who.lastName);
-  await page.keyboard.press('Tab');
-  await page.keyboard.type(who.email);
-  await page.keyboard.press('Tab');
-  await page.keyboard.type(who.phone ?? '');
-  await tabTo('Card code', 'textbox');
-  await page.keyboard.type(who.cardCode);
-  await tabTo('terms and conditions');
-  await page.keyboard.press('Enter'); // opens the terms
-  await tabTo('I agree');
-  await page.keyboard.press('Enter');
-  await expect(page.locator('#signup-acceptedTerms')).toBeChecked();
-  await tabTo('Sign up');
-  await page.keyboard.press('Enter');
-  await expect(pageTitle(page)).toHaveText('Thank you');
-  await tabTo('Done');
-  await page.keyboard.press('Enter');
-  await expect(pageTitle(page)).toHaveText('Special Gift');
-});

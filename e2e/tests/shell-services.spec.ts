@@ -1,6 +1,6 @@
 import { devices, type Page } from '@playwright/test';
 import { E2E_PORTS } from '../support/topology';
-import { expect, pageTitle, test, waitForPreload } from '../support/fixtures';
+import { expect, expectConsoleErrors, pageTitle, test, waitForPreload } from '../support/fixtures';
 
 test.describe('i18n', () => {
   test('each remote’s texts come from its own origin, in the current language', async ({ page }) => {
@@ -14,6 +14,7 @@ test.describe('i18n', () => {
   });
 
   test('a missing translation file falls back to English, never to raw keys', async ({ page }) => {
+    expectConsoleErrors('a translation file answers 404');
     await page.route(`http://localhost:${E2E_PORTS.intro}/assets/i18n/fr.json`, (route) => route.fulfill({ status: 404, body: 'missing' }));
     await page.addInitScript(() => Object.defineProperty(navigator, 'languages', { get: () => ['fr-FR', 'fr'] }));
     await page.goto('/');
@@ -35,7 +36,9 @@ test.describe('i18n', () => {
 
 test.describe('storage', () => {
   test('reads a draft the old Ionic app stored in IndexedDB (_ionicstorage/_ionickv, structured clone)', async ({ page }) => {
-    await page.goto('/favicon.svg'); // same origin, no app running yet
+    // A blank page on the app's origin, so the fixture writes where the app will read, before it runs.
+    await page.route('**/ionic-fixture', (route) => route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>fixture</title><link rel="icon" href="data:,">' }));
+    await page.goto('/ionic-fixture');
     await page.evaluate(async () => {
       // What @ionic/storage (localforage, asyncStorage driver) leaves behind: DB v2, two stores.
       const open = (version?: number) =>
@@ -79,6 +82,7 @@ test.describe('storage', () => {
   });
 
   test('with no working storage at all the app still works (memory)', async ({ page }) => {
+    expectConsoleErrors('storage is blocked on purpose');
     await page.addInitScript(() => {
       Object.defineProperty(window, 'indexedDB', { value: undefined });
       Object.defineProperty(window, 'localStorage', { get: () => { throw new DOMException('blocked', 'SecurityError'); } });

@@ -1,0 +1,39 @@
+# One image recipe for every static app (the host and each remote), built from the repo root:
+#   docker build -f deploy/static-app.Dockerfile --build-arg APP_DIR=remote-signup --build-arg APP_KIND=remote .
+# The same image runs in every environment: config.json and the nginx config are rendered from
+# environment variables when the container starts.
+
+FROM node:20-bookworm-slim AS build
+WORKDIR /repo
+# Manifests first, so the dependency layer is cached until they change.
+COPY package.json package-lock.json .npmrc ./
+COPY shared/package.json shared/
+COPY host/package.json host/
+COPY remote-intro/package.json remote-intro/
+COPY remote-signup/package.json remote-signup/
+COPY remote-thankyou/package.json remote-thankyou/
+COPY api/package.json api/
+RUN npm install --no-audit --no-fund
+COPY tsconfig.json ./
+COPY tooling tooling
+COPY shared shared
+ARG APP_DIR
+COPY ${APP_DIR} ${APP_DIR}
+RUN npm run build -w ${APP_DIR} && find ${APP_DIR}/dist -name '*.map' -delete
+
+FROM nginx:1.27-alpine
+ARG APP_DIR
+ARG APP_KIND
+ENV APP_KIND=${APP_KIND} \
+    PORT=8080 \
+    STATIC_ROOT=/usr/share/nginx/html
+RUN rm -f /etc/nginx/conf.d/default.conf /usr/share/nginx/html/*
+COPY deploy/nginx/snippets /etc/nginx/snippets
+COPY deploy/nginx/${APP_KIND}.conf.template /etc/nginx/templates/default.conf.template
+COPY deploy/nginx/entrypoint/15-runtime-config.envsh /docker-entrypoint.d/15-runtime-config.envsh
+COPY --from=build /repo/${APP_DIR}/dist /usr/share/nginx/html
+# config.json is written at start-up, so the web root must be writable by nginx's user.
+RUN chown -R nginx:nginx /usr/share/nginx/html
+EXPOSE 8080
+HEALTHCHECK --interval=15s --timeout=3s --start-period=5s --retries=3 \
+  CMD wget -q -O /dev/null "http://127.0.0.1:${PORT}/$([ "$APP_KIND" = host ] && echo index.html || echo mf-manifest.json)" || exit 1

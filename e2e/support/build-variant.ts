@@ -1,0 +1,30 @@
+import { execFileSync } from 'node:child_process';
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { REPO_ROOT } from '../../tooling/serve/local-topology';
+
+/**
+ * Builds a changed copy of a remote, as its team would after editing it: the remote's folder is
+ * copied beside the real one (so `../tooling` and node_modules resolve), `edit` changes it, and
+ * the production build runs there. Returns the new `dist`.
+ */
+export function buildRemoteVariant(remoteDir: string, name: string, edit: (dir: string) => void): string {
+  const dir = join(REPO_ROOT, `.e2e-variant-${name}`);
+  rmSync(dir, { recursive: true, force: true });
+  cpSync(join(REPO_ROOT, remoteDir), dir, { recursive: true, filter: (source) => !/[\\/](dist|node_modules)([\\/]|$)/.test(source.slice(REPO_ROOT.length)) });
+  edit(dir);
+  execFileSync(join(REPO_ROOT, 'node_modules', '.bin', 'webpack'), ['--mode', 'production', '-c', join(dir, 'webpack.config.ts')], { cwd: dir, stdio: 'pipe' });
+  return join(dir, 'dist');
+}
+
+export function removeRemoteVariant(name: string): void {
+  rmSync(join(REPO_ROOT, `.e2e-variant-${name}`), { recursive: true, force: true });
+}
+
+/** Changes one English text of a remote copy. */
+export function setEnglishText(dir: string, key: string, text: string): void {
+  const file = join(dir, 'public', 'assets', 'i18n', 'en.json');
+  const texts = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  texts[key] = text;
+  writeFileSync(file, JSON.stringify(texts, null, 2));
+}

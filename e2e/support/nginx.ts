@@ -1,0 +1,117 @@
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { REPO_ROOT } from '../../tooling/serve/local-topology';
+import { API_URL, E2E_PORTS, HOST_URL, STATE_DIR, type AppName } from './topology';
+
+/**
+ * Serves the static apps with Debian's nginx and exactly the files that go into the images:
+ * `deploy/nginx/*.conf.template` rendered like the nginx image renders them (only variables that
+ * are set are substituted), the same snippets, and the same entrypoint script for config.json.
+ */
+export type StaticApp = Exclude<AppName, 'api'>;
+
+const DEPLOY = join(REPO_ROOT, 'deploy', 'nginx');
+const DIST: Record<StaticApp, string> = {
+  host: join(REPO_ROOT, 'host', 'dist'),
+  intro: join(REPO_ROOT, 'remote-intro', 'dist'),
+  signup: join(REPO_ROOT, 'remote-signup', 'dist'),
+  thankyou: join(REPO_ROOT, 'remote-thankyou', 'dist'),
+};
+
+export const wwwRoot = (app: StaticApp) => join(STATE_DIR, 'www', app);
+const prefixOf = (app: StaticApp) => join(STATE_DIR, 'nginx', app);
+
+/** The environment a container of this app gets in docker-compose, with the e2e ports. */
+export function containerEnv(app: StaticApp): Record<string, string> {
+  const common = { PORT: String(E2E_PORTS[app]), STATIC_ROOT: wwwRoot(app) };
+  if (app !== 'host') return { ...common, APP_KIND: 'remote', HOST_ORIGIN: HOST_URL };
+  return {
+    ...common,
+    APP_KIND: 'host',
+    API_UPSTREAM: API_URL,
+    API_BASE: '/api/v1',
+    CARD_SCAN_BASE: 'https://www.special-gift.example/scan',
+    SITE_BASE: 'https://www.special-gift.example',
+    DEFAULT_LANGUAGE: 'en',
+    REMOTE_INTRO_URL: `http://localhost:${E2E_PORTS.intro}/mf-manifest.json`,
+    REMOTE_SIGNUP_URL: `http://localhost:${E2E_PORTS.signup}/mf-manifest.json`,
+    REMOTE_THANKYOU_URL: `http://localhost:${E2E_PORTS.thankyou}/mf-manifest.json`,
+  };
+}
+
+/** envsubst as the nginx image runs it: `${NAME}` is replaced only when NAME is set. */
+export function renderTemplate(template: string, env: Record<string, string>): string {
+  return template.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (match, name: string) => env[name] ?? match);
+}
+
+/** Runs the image's entrypoint script (it writes config.json) and returns the variables it exports. */
+function runEntrypoint(env: Record<string, string>): Record<string, string> {
+  const script = join(DEPLOY, 'entrypoint', '15-runtime-config.envsh');
+  const out = execFileSync('sh', ['-c', `. "${script}" && printf '%s' "\${REMOTE_ORIGINS:-}"`], { env: { PATH: process.env.PATH ?? '', ...env } });
+  return { ...env, REMOTE_ORIGINS: out.toString() };
+}
+
+/** Copies a build into the served folder without deleting what is there: an additive deploy. */
+export function deployBuild(app: StaticApp, buildDir: string): void {
+  const target = wwwRoot(app);
+  mkdirSync(target, { recursive: true });
+  const entries = readdirSync(buildDir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile() && !entry.name.endsWith('.map'));
+  // Hashed chunks first, the files that point at them last, so no reader sees a dangling reference.
+  const isEntry = (name: string) => ['mf-manifest.json', 'mf-stats.json', 'remoteEntry.js', 'index.html'].includes(name);
+  for (const entry of [...entries.filter((e) => !isEntry(e.name)), ...entries.filter((e) => isEntry(e.name))]) {
+    const relative = join(entry.parentPath, entry.name).slice(buildDir.length + 1);
+    mkdirSync(join(target, relative, '..'), { recursive: true });
+    cpSync(join(buildDir, relative), join(target, relative));
+  }
+}
+
+/** How to run nginx for a prepared app (in the foreground; the harness keeps its pid). */
+export function nginxCommand(app: StaticApp): { command: string; args: string[] } {
+  const prefix = prefixOf(app);
+  return { command: 'nginx', args: ['-p', `${prefix}/`, '-c', 'nginx.conf', '-e', join(prefix, 'logs', 'error.log')] };
+}
+
+/** Fresh served folder (the current build) and nginx prefix with the rendered image config. */
+export function prepareNginx(app: StaticApp): void {
+  const prefix = prefixOf(app);
+  rmSync(prefix, { recursive: true, force: true });
+  for (const dir of ['logs', 'tmp', 'conf.d']) mkdirSync(join(prefix, dir), { recursive: true });
+  cpSync(join(DEPLOY, 'snippets'), join(prefix, 'snippets'), { recursive: true });
+
+  rmSync(wwwRoot(app), { recursive: true, force: true });
+  deployBuild(app, DIST[app]);
+  const env = app === 'host' ? runEntrypoint(containerEnv(app)) : containerEnv(app);
+  const template = readFileSync(join(DEPLOY, `${app === 'host' ? 'host' : 'remote'}.conf.template`), 'utf8');
+  writeFileSync(join(prefix, 'conf.d', 'app.conf'), renderTemplate(template, env));
+
+  // The image's own nginx.conf does the same: mime types, then conf.d/*.conf inside http {}.
+  const temp = (name: string) => `${name}_temp_path ${join(prefix, 'tmp', name)};`;
+  writeFileSync(
+    join(prefix, 'nginx.conf'),
+    [
+      process.getuid?.() === 0 ? 'user root;' : '',
+      'daemon off;',
+      'worker_processes 1;',
+      `pid ${join(prefix, 'logs', 'nginx.pid')};`,
+      `error_log ${join(prefix, 'logs', 'error.log')} warn;`,
+      'events { worker_connections 256; }',
+      'http {',
+      '  include /etc/nginx/mime.types;',
+      '  default_type application/octet-stream;',
+      '  access_log off;',
+      '  sendfile on;',
+      `  ${temp('client_body')} ${temp('proxy')} ${temp('fastcgi')} ${temp('uwsgi')} ${temp('scgi')}`,
+      '  include conf.d/app.conf;',
+      '}',
+      '',
+    ].join('\n'),
+  );
+  checkNginxConfig(app);
+}
+
+/** `nginx -t` on the rendered config: a broken template fails set-up with nginx's own message. */
+export function checkNginxConfig(app: StaticApp): void {
+  const prefix = prefixOf(app);
+  execFileSync('nginx', ['-t', '-q', '-p', `${prefix}/`, '-c', 'nginx.conf', '-e', join(prefix, 'logs', 'error.log')], { stdio: 'pipe' });
+}
