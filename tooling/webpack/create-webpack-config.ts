@@ -18,7 +18,7 @@ export interface AppBuildOptions {
   port: number;
   /** The app's own federation settings: `name`, and `exposes` for a remote. */
   federation: FederationConfig;
-  /** Module that boots the page: the host's shell, or a remote's standalone dev shell (dev only). */
+  /** Module that boots the page: the host's shell (`src/index.html`), or a remote's dev shell (dev only). */
   entry: string;
   /** Extra dev-server settings, e.g. the host's API proxy. */
   devServer?: DevServerConfiguration;
@@ -88,7 +88,17 @@ export function createWebpackConfig(options: AppBuildOptions) {
           ...options.federation,
         }),
         ...(production ? [new MiniCssExtractPlugin({ filename: '[name].[contenthash:8].css', chunkFilename: '[name].[contenthash:8].css' })] : []),
-        ...(emitsPage ? [new HtmlWebpackPlugin({ template: join(options.appDir, 'src/index.html'), chunks: ['main'], publicPath: '/' })] : []),
+        ...(emitsPage
+          ? [
+              new HtmlWebpackPlugin({
+                // A remote's page is only its dev shell: one template serves all of them.
+                template: isRemote ? join(__dirname, 'standalone-page.html') : join(options.appDir, 'src/index.html'),
+                title: `${String(options.federation.name)} screen · dev shell`,
+                chunks: ['main'],
+                publicPath: '/',
+              }),
+            ]
+          : []),
         ...(existsSync(publicDir) ? [new CopyWebpackPlugin({ patterns: [{ from: publicDir, to: '.' }] })] : []),
       ],
       performance: { hints: false },

@@ -1,4 +1,5 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
+import { StrictMode } from 'react';
 import userEvent from '@testing-library/user-event';
 import type { OverlayResult } from '../../contract/overlays';
 import { createOverlayController } from './overlay-controller';
@@ -46,6 +47,7 @@ const escape = (dialog: HTMLElement) => {
 // Backdrop clicks reach the dialog element at a point outside its box (jsdom boxes are 0x0).
 const clickBackdrop = (dialog: HTMLElement) => fireEvent.click(dialog, { clientX: 5, clientY: 5 });
 const dialogs = () => Array.from(document.querySelectorAll('dialog'));
+const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
 const dialogNamed = (name: string) => screen.getByRole('dialog', { name }) as HTMLDialogElement;
 
 describe('OverlayHost: alert', () => {
@@ -205,11 +207,17 @@ describe('OverlayHost: modal', () => {
     const { controller } = setup();
     const locked = present(() => controller.modal({ title: 'Locked', render: () => null, backdropDismiss: false }));
     const lockedDialog = dialogNamed('Locked');
-    act(() => lockedDialog.close());
+    await act(async () => {
+      lockedDialog.close();
+      await nextTask();
+    });
     expect(lockedDialog).toHaveAttribute('open');
 
     const free = present(() => controller.modal({ title: 'Free', render: () => null }));
-    act(() => dialogNamed('Free').close());
+    await act(async () => {
+      dialogNamed('Free').close();
+      await nextTask();
+    });
     await expect(free).resolves.toEqual({ role: 'backdrop', data: undefined });
     expect(controller.getSnapshot()).toHaveLength(1);
     void locked;
@@ -339,5 +347,22 @@ describe('OverlayHost: toast', () => {
     });
     expect(dialogs()).toHaveLength(0);
     expect(screen.getByRole('status')).toHaveAttribute('aria-live', 'polite');
+  });
+});
+
+describe('OverlayHost: StrictMode (development)', () => {
+  it('keeps a dialog open when its effect is run twice: the first close event arrives after it reopened', async () => {
+    const controller = createOverlayController();
+    render(
+      <StrictMode>
+        <OverlayHost controller={controller} labels={labels} />
+      </StrictMode>,
+    );
+    const result = present(() => controller.alert({ header: 'Still here?' }));
+    await act(nextTask);
+    expect(screen.getByRole('alertdialog', { name: 'Still here?' })).toHaveAttribute('open');
+    expect(controller.getSnapshot()).toHaveLength(1);
+    await userEvent.click(screen.getByRole('button', { name: 'OK' }));
+    await expect(result).resolves.toMatchObject({ role: 'confirm' });
   });
 });

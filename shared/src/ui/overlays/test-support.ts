@@ -28,7 +28,8 @@ export function installTopLayerPolyfill(): TopLayer {
       if (!this.hasAttribute('open')) return;
       this.removeAttribute('open');
       remove(this);
-      this.dispatchEvent(new Event('close'));
+      // As in browsers, `close` is queued as a task, not dispatched synchronously.
+      setTimeout(() => this.dispatchEvent(new Event('close')), 0);
     },
   });
   Object.defineProperty(html, 'showPopover', {

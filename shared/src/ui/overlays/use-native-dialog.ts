@@ -45,6 +45,9 @@ export function useNativeDialog(ref: RefObject<HTMLDialogElement | null>, option
     // Browsers may close a dialog without a cancelable `cancel` (e.g. a second Escape without user
     // activation in between). Follow along, or reopen it when backdrop dismissal is off.
     const onClose = () => {
+      // `close` is queued: one from our own earlier close() (an effect re-run, as StrictMode does)
+      // arrives after the dialog was shown again. Only a dialog that is still closed was closed.
+      if (dialog.open) return;
       if (latest.current.backdropDismiss) {
         latest.current.onClosedByBrowser();
       } else {
