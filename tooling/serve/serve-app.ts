@@ -40,4 +40,8 @@ void startStaticServer(
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
+}, (error: unknown) => {
+  // Say why (a port already in use, no build yet) instead of dying with a stack trace.
+  console.error(`${app} could not start on port ${port}: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
 });
