@@ -75,3 +75,22 @@ for (const language of ['en', 'ar'] as const) {
     });
   });
 }
+
+test.describe('axe, dark theme', () => {
+  test.use({ colorScheme: 'dark' });
+
+  test('screens and the modal keep their contrast in the dark theme', async ({ page }) => {
+    for (const path of ['/', '/sign-up', '/thank-you', '/missing']) {
+      await page.goto(path);
+      await expect(page.locator('[data-page-title]')).toBeVisible();
+      await expectNoViolations(page, `${path} (dark)`);
+    }
+    await page.goto('/sign-up');
+    await page.locator('form button[type=submit]').click();
+    await expect(page.locator('#signup-firstName')).toHaveAttribute('aria-invalid', 'true');
+    await expectNoViolations(page, 'sign-up with errors (dark)');
+    await page.locator('.sg-checkbox__label .signup__help-link').click();
+    await expect(page.getByRole('dialog')).toBeVisible();
+    await expectNoViolations(page, 'modal (dark)');
+  });
+});
