@@ -20,6 +20,4 @@ VOLUME /data
 USER node
 WORKDIR /repo/api
 EXPOSE 3004
-HEALTHCHECK --interval=15s --timeout=3s --start-period=20s --retries=3 \
-  CMD node -e "fetch('http://127.0.0.1:3004/v1/health').then((r) => process.exit(r.ok ? 0 : 1)).catch(() => process.exit(1))"
 CMD ["node", "--import", "tsx", "src/main.ts"]

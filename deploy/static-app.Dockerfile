@@ -30,10 +30,9 @@ ENV APP_KIND=${APP_KIND} \
 RUN rm -f /etc/nginx/conf.d/default.conf /usr/share/nginx/html/*
 COPY deploy/nginx/snippets /etc/nginx/snippets
 COPY deploy/nginx/${APP_KIND}.conf.template /etc/nginx/templates/default.conf.template
-COPY deploy/nginx/entrypoint/15-runtime-config.envsh /docker-entrypoint.d/15-runtime-config.envsh
+# Executable: the image's entrypoint ignores (with a log line) any .envsh that is not.
+COPY --chmod=0755 deploy/nginx/entrypoint/15-runtime-config.envsh /docker-entrypoint.d/15-runtime-config.envsh
 COPY --from=build /repo/${APP_DIR}/dist /usr/share/nginx/html
 # config.json is written at start-up, so the web root must be writable by nginx's user.
 RUN chown -R nginx:nginx /usr/share/nginx/html
 EXPOSE 8080
-HEALTHCHECK --interval=15s --timeout=3s --start-period=5s --retries=3 \
-  CMD wget -q -O /dev/null "http://127.0.0.1:${PORT}/$([ "$APP_KIND" = host ] && echo index.html || echo mf-manifest.json)" || exit 1

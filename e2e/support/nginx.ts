@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, cpSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../../tooling/serve/local-topology';
 import { API_URL, E2E_PORTS, HOST_URL, STATE_DIR, type AppName } from './topology';
@@ -48,6 +48,8 @@ export function renderTemplate(template: string, env: Record<string, string>): s
 /** Runs the image's entrypoint script (it writes config.json) and returns the variables it exports. */
 function runEntrypoint(env: Record<string, string>): Record<string, string> {
   const script = join(DEPLOY, 'entrypoint', '15-runtime-config.envsh');
+  // The nginx image only sources *.envsh files that are executable: fail here as it would there.
+  accessSync(script, constants.X_OK);
   const out = execFileSync('sh', ['-c', `. "${script}" && printf '%s' "\${REMOTE_ORIGINS:-}"`], { env: { PATH: process.env.PATH ?? '', ...env } });
   return { ...env, REMOTE_ORIGINS: out.toString() };
 }
@@ -81,7 +83,7 @@ export function prepareNginx(app: StaticApp): void {
 
   rmSync(wwwRoot(app), { recursive: true, force: true });
   deployBuild(app, DIST[app]);
-  const env = app === 'host' ? runEntrypoint(containerEnv(app)) : containerEnv(app);
+  const env = runEntrypoint(containerEnv(app));
   const template = readFileSync(join(DEPLOY, `${app === 'host' ? 'host' : 'remote'}.conf.template`), 'utf8');
   writeFileSync(join(prefix, 'conf.d', 'app.conf'), renderTemplate(template, env));
 

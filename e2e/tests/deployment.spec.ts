@@ -1,10 +1,10 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../../tooling/serve/local-topology';
 import { buildRemoteVariant, removeRemoteVariant, setEnglishText } from '../support/build-variant';
 import { deployBuild } from '../support/nginx';
 import { E2E_PORTS, HOST_URL } from '../support/topology';
-import { expect, pageTitle, test, waitForPreload } from '../support/fixtures';
+import { expect, expectConsoleErrors, pageTitle, test, waitForPreload } from '../support/fixtures';
 
 const REMOTE_URL = `http://localhost:${E2E_PORTS.thankyou}`;
 const hashedChunk = (dir: string) => {
@@ -29,6 +29,9 @@ test.describe('served by nginx with the images’ config', () => {
       expect(csp).not.toContain('unsafe-inline');
       expect(csp).not.toContain('unsafe-eval');
       expect(csp).toMatch(/connect-src 'self' http:\/\/localhost:4301 http:\/\/localhost:4302 http:\/\/localhost:4303;/);
+    }
+    for (const path of ['/assets/i18n/en.json', '/config.json']) {
+      expect((await request.get(`${HOST_URL}${path}`)).headers()['cache-control'], path).toBe('no-cache');
     }
     const config = await request.get(`${HOST_URL}/config.json`);
     expect(config.headers()['cache-control']).toBe('no-cache');
@@ -68,6 +71,25 @@ test.describe('served by nginx with the images’ config', () => {
 test.describe('independent deployment', () => {
   test.setTimeout(120_000);
   test.afterAll(() => removeRemoteVariant('thankyou'));
+
+  test('a remote built against another contract major is refused with a clear screen, not run', async ({ page }) => {
+    expectConsoleErrors('the incompatible remote is reported on the console');
+    const incompatible = buildRemoteVariant('remote-thankyou', 'thankyou', (dir) => {
+      const file = join(dir, 'src', 'exposed-screen.ts');
+      writeFileSync(file, readFileSync(file, 'utf8').replace('contractVersion: CONTRACT_VERSION', 'contractVersion: CONTRACT_VERSION + 1'));
+    });
+    deployBuild('thankyou', incompatible);
+    try {
+      await page.goto('/thank-you');
+      await expect(page.getByRole('alert')).toContainText('This part of the app is being updated.');
+      await expect(page.getByRole('heading', { name: 'Thank you for signing up!' })).toHaveCount(0);
+    } finally {
+      deployBuild('thankyou', join(REPO_ROOT, 'remote-thankyou', 'dist'));
+    }
+    // The incompatible container is already initialised in this page: Try again reloads it.
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await expect(page.getByRole('heading', { name: 'Thank you for signing up!' })).toBeVisible();
+  });
 
   test('a redeployed remote shows on the next load without touching the host; an open tab keeps working; rollback', async ({ page, context }) => {
     const original = 'Thank you for signing up!';

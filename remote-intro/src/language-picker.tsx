@@ -24,7 +24,8 @@ export function LanguagePicker() {
     });
     const picked = result.data as Language | undefined;
     if (result.role !== 'cancel' && result.role !== 'backdrop' && picked && picked !== current) {
-      await i18n.changeLanguage(picked);
+      // The screen switches even if remembering the choice fails; say so rather than fail silently.
+      await i18n.changeLanguage(picked).catch((error: unknown) => console.warn('[language] the choice could not be stored', error));
     }
   };
 

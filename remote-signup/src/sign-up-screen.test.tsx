@@ -201,10 +201,14 @@ describe('SignUpScreen: submitting', () => {
     await waitFor(() => expect(shell.http.post).toHaveBeenCalled());
     expect(draftOf(shell)?.idempotencyKey).toBe(idempotencyKeyOf(shell, 0));
 
-    // While the request runs the button says so and cannot be pressed.
+    // While the request runs the button says so and cannot be pressed, yet keeps focus (a
+    // disabled button would drop it to <body>).
     const busy = screen.getByRole('button', { name: 'Signing you up…' });
-    expect(busy).toBeDisabled();
+    expect(busy).toHaveAttribute('aria-disabled', 'true');
     expect(busy).toHaveAttribute('aria-busy', 'true');
+    expect(busy).toHaveFocus();
+    await user.click(busy);
+    expect(shell.http.post).toHaveBeenCalledTimes(1);
 
     await act(async () => answer(created));
     await waitFor(() => expect(shell.navigation.root).toHaveBeenCalledWith('/thank-you'));

@@ -57,7 +57,6 @@ export function SignUpScreen() {
             label={t('fields.cardCode')}
             inputMode="numeric"
             autoComplete="off"
-            maxLength={19}
             dir="ltr"
             className="signup__card-code"
             hint={t('hints.cardCode')}

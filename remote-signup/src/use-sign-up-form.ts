@@ -68,7 +68,10 @@ export function useSignUpForm() {
       .then((draft) => {
         let next = draft?.values ?? EMPTY_VALUES;
         idempotencyKey.current = draft?.idempotencyKey;
-        if (cardFromLink) next = { ...next, cardCode: formatCardCode(cardFromLink) };
+        if (cardFromLink && formatCardCode(cardFromLink) !== next.cardCode) {
+          next = { ...next, cardCode: formatCardCode(cardFromLink) };
+          idempotencyKey.current = undefined; // other values: another submission
+        }
         setValues(next);
         setReady(true);
         if (draft && hasAnyValue(draft.values)) void overlays.toast({ message: t('draftRestored') });
@@ -124,7 +127,7 @@ export function useSignUpForm() {
     }
     setErrors({});
     setSubmitting(true);
-    const key = (idempotencyKey.current ??= createIdempotencyKey());
+    let key = (idempotencyKey.current ??= createIdempotencyKey());
     await writeDraft(storage, { values, idempotencyKey: key }).catch(() => undefined);
 
     // Retrying after a failure re-sends the same body with the same key: never a second sign-up.
@@ -141,6 +144,11 @@ export function useSignUpForm() {
         navigation.root('/thank-you');
         return;
       } catch (error) {
+        // The key was used for other values (a draft from before the values changed): a new one.
+        if (isHttpError(error) && error.body?.error.code === 'idempotency_key_reused') {
+          key = idempotencyKey.current = createIdempotencyKey();
+          continue;
+        }
         const fields = isHttpError(error) && error.kind === 'http' ? (error.body?.error.fields ?? {}) : {};
         const serverErrors = Object.fromEntries(Object.entries(fields).filter(([field]) => (SIGN_UP_FIELDS as readonly string[]).includes(field))) as SignUpErrors;
         // Field errors the form can show go on their fields; anything else gets the alert below.

@@ -1,4 +1,7 @@
-import { CONTRACT_VERSION, type RemoteScreenMeta } from '@special-gift/shared';
+import type { RemoteScreenMeta } from '@special-gift/shared';
+// From the non-shared subpath: the version is baked into this remote's bundle at build time. (The
+// package root is a federation singleton, so at runtime it would report the host's version.)
+import { CONTRACT_VERSION } from '@special-gift/shared/version';
 
 export { ThankYouScreen as default } from './thank-you-screen';
 export const meta: RemoteScreenMeta = { contractVersion: CONTRACT_VERSION, namespace: 'thankyou' };

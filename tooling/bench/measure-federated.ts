@@ -2,16 +2,18 @@
  * `npm run measure`: figures for the federated production build served as in production (nginx
  * with the images' config, gzip): the cold load of `/` (requests and gzipped JS before the first
  * screen, and after the preload), the gzipped size of each remote's exposed screen, and the warm
- * path (requests and click-to-heading time when moving between screens, CPU throttled 4x).
+ * path (requests and click-to-heading time when moving between screens, CPU throttled 4x), and
+ * the first-render JS bytes against a monolith build of the same sources (tooling/bench/monolith).
  * Prints a table and writes bench-results/federated.json. Needs `npm run build` first.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium, devices, type Page } from '@playwright/test';
 import globalSetup from '../../e2e/support/global-setup';
 import globalTeardown from '../../e2e/support/global-teardown';
-import { HOST_URL } from '../../e2e/support/topology';
+import { E2E_PORTS, HOST_URL } from '../../e2e/support/topology';
 import { REMOTE_APPS, REPO_ROOT } from '../serve/local-topology';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -39,6 +41,27 @@ function exposedScreenSizes() {
     const css = screen.assets.css.sync.reduce((sum, file) => sum + gzipSize(join(dist, file)), 0);
     return { remote: name, screenJsGzip: js, screenCssGzip: css, remoteEntryGzip: gzipSize(join(dist, manifest.metaData.remoteEntry.name)) };
   });
+}
+
+/** Which built folder serves each e2e port, to size a transferred file by its gzipped build file. */
+const DIST_BY_PORT: Record<number, string> = {
+  [E2E_PORTS.host]: join(REPO_ROOT, 'host', 'dist'),
+  [E2E_PORTS.intro]: join(REPO_ROOT, 'remote-intro', 'dist'),
+  [E2E_PORTS.signup]: join(REPO_ROOT, 'remote-signup', 'dist'),
+  [E2E_PORTS.thankyou]: join(REPO_ROOT, 'remote-thankyou', 'dist'),
+};
+const MONOLITH_DIR = join(REPO_ROOT, 'tooling', 'bench', 'monolith');
+
+/**
+ * The baseline: the same shell and screens built as one app without federation. Its first render
+ * of `/` needs the entry chunk and the intro screen's chunk (found by a class only it uses).
+ */
+function monolithFirstRenderJsGzip(): number {
+  execFileSync(join(REPO_ROOT, 'node_modules', '.bin', 'webpack'), ['-c', join(MONOLITH_DIR, 'webpack.config.ts')], { cwd: REPO_ROOT, stdio: 'pipe' });
+  const dist = join(MONOLITH_DIR, 'dist');
+  const js = readdirSync(dist).filter((file) => file.endsWith('.js'));
+  const needed = js.filter((file) => file.startsWith('main.') || readFileSync(join(dist, file), 'utf8').includes('intro-hero'));
+  return needed.reduce((sum, file) => sum + gzipSize(join(dist, file)), 0);
 }
 
 interface Transfer {
@@ -90,7 +113,12 @@ async function coldLoad() {
   const firstScreen = afterPreload.filter((t) => t.sentAt <= firstScreenAt && !t.url.endsWith('/favicon.svg'));
   await browser.close();
   const js = (list: Transfer[]) => list.filter((t) => t.type === 'Script').reduce((sum, t) => sum + t.bytes, 0);
+  const fileGzip = (t: Transfer) => {
+    const url = new URL(t.url);
+    return gzipSize(join(DIST_BY_PORT[Number(url.port)] ?? '', url.pathname));
+  };
   return {
+    firstScreenJsFilesGzip: firstScreen.filter((t) => t.type === 'Script').reduce((sum, t) => sum + fileGzip(t), 0),
     firstScreenRequests: firstScreen.length,
     firstScreenJsGzip: js(firstScreen),
     firstScreenJsFiles: firstScreen.filter((t) => t.type === 'Script').length,
@@ -141,12 +169,16 @@ async function warmPath() {
 async function main() {
   await globalSetup();
   try {
-    const results = { date: new Date().toISOString(), cold: await coldLoad(), warm: await warmPath(), screens: exposedScreenSizes() };
+    const cold = await coldLoad();
+    const monolithJsGzip = monolithFirstRenderJsGzip();
+    const bytes = { federatedFirstRenderJsGzip: cold.firstScreenJsFilesGzip, monolithFirstRenderJsGzip: monolithJsGzip, ratio: Number((cold.firstScreenJsFilesGzip / monolithJsGzip).toFixed(2)) };
+    const results = { date: new Date().toISOString(), cold, bytes, warm: await warmPath(), screens: exposedScreenSizes() };
     mkdirSync(join(REPO_ROOT, 'bench-results'), { recursive: true });
     writeFileSync(join(REPO_ROOT, 'bench-results', 'federated.json'), JSON.stringify(results, null, 2));
     const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
     console.log('\nFederated production build, nginx + gzip, Pixel 7 emulation');
     console.log(`cold load of /: ${results.cold.firstScreenRequests} requests, ${results.cold.firstScreenJsFiles} JS files, ${kb(results.cold.firstScreenJsGzip)} JS transferred before the first screen`);
+    console.log(`first render of /, gzip -6 of the JS files: federated ${kb(bytes.federatedFirstRenderJsGzip)}, monolith ${kb(bytes.monolithFirstRenderJsGzip)}, ratio ${bytes.ratio} (target <= 1.10)`);
     console.log(`after the preload: ${results.cold.afterPreloadRequests} requests, ${kb(results.cold.afterPreloadJsGzip)} JS transferred`);
     console.log(`warm path (4x CPU throttle, ${WARM_RUNS} runs): ${results.warm.navigationRequests} requests; click to heading median ${results.warm.clickToHeadingMedianMs} ms (min ${results.warm.clickToHeadingMinMs}, max ${results.warm.clickToHeadingMaxMs})`);
     console.table(results.screens.map((s) => ({ remote: s.remote, 'screen JS (gzip)': kb(s.screenJsGzip), 'screen CSS (gzip)': kb(s.screenCssGzip), 'remoteEntry.js (gzip)': kb(s.remoteEntryGzip) })));

@@ -33,7 +33,7 @@ function setCaching(res: Response, path: string) {
  * Serves one built app for local use and tests, with the same caching, CORS, SPA and `/api`
  * rules as the production nginx config.
  */
-export function startStaticServer(options: StaticServerOptions): Promise<Server> {
+export async function startStaticServer(options: StaticServerOptions): Promise<Server> {
   if (!existsSync(join(options.root, options.spa ? 'index.html' : 'remoteEntry.js'))) {
     throw new Error(`${options.root} has no build: run "npm run build" first`);
   }
@@ -69,7 +69,7 @@ export function startStaticServer(options: StaticServerOptions): Promise<Server>
   }
   app.use((_req, res) => void res.status(404).type('text').send('Not found'));
 
-  return new Promise((resolve, reject) => {
+  return await new Promise<Server>((resolve, reject) => {
     const server = app.listen(options.port, options.host ?? '127.0.0.1', () => resolve(server));
     server.once('error', reject);
   });

@@ -24,7 +24,28 @@ export interface AppBuildOptions {
   devServer?: DevServerConfiguration;
 }
 
-type WebpackArgv = { mode?: 'production' | 'development' | 'none' };
+export type WebpackArgv = { mode?: 'production' | 'development' | 'none' };
+
+/** How TypeScript/TSX and CSS are compiled: the same for every app (and the benchmark's monolith). */
+export function sourceRules(production: boolean): NonNullable<Configuration['module']>['rules'] {
+  return [
+    {
+      test: /\.[cm]?tsx?$/,
+      exclude: /node_modules/,
+      use: {
+        loader: 'swc-loader',
+        options: {
+          jsc: {
+            parser: { syntax: 'typescript', tsx: true },
+            transform: { react: { runtime: 'automatic', development: !production } },
+            target: 'es2020',
+          },
+        },
+      },
+    },
+    { test: /\.css$/, use: [production ? MiniCssExtractPlugin.loader : 'style-loader', 'css-loader'] },
+  ];
+}
 
 /**
  * The one webpack config every app uses. A remote's production build emits only its container
@@ -54,28 +75,7 @@ export function createWebpackConfig(options: AppBuildOptions) {
         clean: true,
       },
       resolve: { extensions: ['.tsx', '.ts', '.js'] },
-      module: {
-        rules: [
-          {
-            test: /\.[cm]?tsx?$/,
-            exclude: /node_modules/,
-            use: {
-              loader: 'swc-loader',
-              options: {
-                jsc: {
-                  parser: { syntax: 'typescript', tsx: true },
-                  transform: { react: { runtime: 'automatic', development: !production } },
-                  target: 'es2020',
-                },
-              },
-            },
-          },
-          {
-            test: /\.css$/,
-            use: [production ? MiniCssExtractPlugin.loader : 'style-loader', 'css-loader'],
-          },
-        ],
-      },
+      module: { rules: sourceRules(production) },
       plugins: [
         new ModuleFederationPlugin({
           filename: 'remoteEntry.js',

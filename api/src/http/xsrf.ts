@@ -1,10 +1,9 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import { ApiError } from './api-error';
-import { readCookie } from './read-cookie';
+import { readCookie, XSRF_COOKIE_NAME, XSRF_HEADER_NAME } from '@special-gift/shared/xsrf';
 
-export const XSRF_COOKIE_NAME = 'XSRF-TOKEN';
-export const XSRF_HEADER_NAME = 'X-XSRF-TOKEN';
+export { XSRF_COOKIE_NAME, XSRF_HEADER_NAME };
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -26,7 +25,7 @@ function sameToken(a: string, b: string): boolean {
  */
 export function xsrfProtection({ cookieSecure }: { readonly cookieSecure: boolean }): RequestHandler {
   return (req, res, next) => {
-    const cookieToken = readCookie(req.headers.cookie, XSRF_COOKIE_NAME);
+    const cookieToken = readCookie(req.headers.cookie ?? '', XSRF_COOKIE_NAME);
     if (!cookieToken) {
       res.cookie(XSRF_COOKIE_NAME, createXsrfToken(), { path: '/', sameSite: 'strict', secure: cookieSecure, httpOnly: false });
     }

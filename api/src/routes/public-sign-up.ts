@@ -23,4 +23,8 @@ export function toPublicSignUp(record: SignUpRecord): PublicSignUp {
   };
 }
 
-export const signUpLocation = (id: string) => `/v1/sign-ups/${id}`;
+/**
+ * Relative to the request URL (`…/sign-ups`), so it is right whether the API is called directly
+ * (`/v1/sign-ups/<id>`) or through the host's proxy (`/api/v1/sign-ups/<id>`).
+ */
+export const signUpLocation = (id: string) => `sign-ups/${id}`;

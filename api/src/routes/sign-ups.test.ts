@@ -55,7 +55,7 @@ describe('POST /v1/sign-ups', () => {
       createdAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
     });
     expect(Math.abs(Date.parse(String(body.createdAt)) - Date.now())).toBeLessThan(60_000);
-    expect(response.headers.get('location')).toBe(`/v1/sign-ups/${String(body.id)}`);
+    expect(response.headers.get('location')).toBe(`sign-ups/${String(body.id)}`);
     expect(response.headers.get('idempotent-replayed')).toBeNull();
     expect(JSON.stringify(body)).not.toContain(card);
 
@@ -304,8 +304,10 @@ describe('POST /v1/sign-ups', () => {
 describe('GET /v1/sign-ups/:id', () => {
   it('returns the public sign-up', async () => {
     const created = await postSignUp(server.baseUrl, validBody());
-    const location = created.headers.get('location') ?? '';
-    const response = await fetch(`${server.baseUrl}${location}`);
+    // Resolved against the request URL, as a client does.
+    const location = new URL(created.headers.get('location') ?? '', `${server.baseUrl}/v1/sign-ups`);
+    expect(location.pathname).toMatch(/^\/v1\/sign-ups\/[0-9a-f-]{36}$/);
+    const response = await fetch(location);
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual(await created.json());
   });

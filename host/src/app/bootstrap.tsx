@@ -1,10 +1,9 @@
-import { loadRemote, registerRemotes } from '@module-federation/enhanced/runtime';
 import '@special-gift/shared/styles.css';
 import { CONTRACT_VERSION, createHttpClient, createOverlayController, type ShellApi } from '@special-gift/shared';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { readRuntimeConfig } from '../config/runtime-config';
-import { createRemoteScreens } from '../features/remotes/remote-screens';
+import { createRemoteScreens, type FederationRuntime } from '../features/remotes/remote-screens';
 
 import { createI18n } from '../services/i18n/create-i18n';
 import { createNavigation } from '../services/navigation/create-navigation';
@@ -17,14 +16,16 @@ import { remoteForPath } from './routes';
 /**
  * Starts the app: config, then the services, then the first screen. The first route's remote
  * starts loading as soon as the config is known, in parallel with storage and translations.
+ * `runtime` loads the screens: the federation runtime in production (see main.ts); the
+ * benchmark's monolith baseline passes one that imports them directly.
  */
-export async function boot(root: HTMLElement, configResponse: Promise<Response>): Promise<void> {
+export async function boot(root: HTMLElement, configResponse: Promise<Response>, runtime: FederationRuntime): Promise<void> {
   const config = await readRuntimeConfig(configResponse);
 
   const storage = await createStorage();
   const i18nReady = createI18n({ storage, defaultLanguage: config.defaultLanguage });
   const remoteScreens = createRemoteScreens({
-    runtime: { registerRemotes, loadRemote },
+    runtime,
     manifests: config.remotes,
     loadTexts: async (namespace, manifestUrl) => (await i18nReady).loadNamespace(namespace, new URL('.', new URL(manifestUrl, window.location.href)).href),
   });

@@ -1,7 +1,10 @@
 export const XSRF_COOKIE_NAME = 'XSRF-TOKEN';
 export const XSRF_HEADER_NAME = 'X-XSRF-TOKEN';
 
-/** Reads a cookie the way Angular's HttpXsrfCookieExtractor does (trimmed name, URI-decoded value). */
+/**
+ * Reads a cookie from a `document.cookie` string or a `Cookie` request header, as Angular's
+ * HttpXsrfCookieExtractor does (trimmed name, URI-decoded value); the API uses it too.
+ */
 export function readCookie(cookieString: string, name: string): string | null {
   const encodedName = encodeURIComponent(name);
   for (const part of cookieString.split(';')) {
@@ -10,7 +13,7 @@ export function readCookie(cookieString: string, name: string): string | null {
     const key = part.slice(0, separator).trim();
     if (key === encodedName) {
       try {
-        return decodeURIComponent(part.slice(separator + 1));
+        return decodeURIComponent(part.slice(separator + 1).trim());
       } catch {
         return null;
       }

@@ -10,6 +10,10 @@ export function RemoteErrorView({ error, onRetry }: { error: unknown; onRetry: (
   const title = loadFailure ? t('remoteError.title') : t('renderError.title');
   const message = loadFailure ? t(`remoteError.${loadFailure}`) : t('renderError.message');
   const atHome = navigation.location().pathname === '/';
+  // A remote that loaded but is incompatible has its container initialised in this page, and the
+  // federation runtime cannot swap it: only a reload picks up the fixed deployment. Any other
+  // failure retries in place.
+  const retry = loadFailure === 'incompatible' ? () => window.location.reload() : onRetry;
   return (
     <Page title={t('app.name')}>
       <StatusView
@@ -18,7 +22,7 @@ export function RemoteErrorView({ error, onRetry }: { error: unknown; onRetry: (
         message={message}
         action={
           <>
-            <Button onClick={onRetry}>{t('actions.tryAgain')}</Button>
+            <Button onClick={retry}>{t('actions.tryAgain')}</Button>
             {atHome ? null : (
               <Button variant="text" onClick={() => navigation.root('/')}>
                 {t('actions.goHome')}

@@ -1,27 +1,10 @@
 import {
-  CAPTURE_THRESHOLD_PX,
-  EDGE_ZONE_PX,
   finishDurationMs,
-  FLICK_VELOCITY_PX_PER_MS,
   isCaptured,
-  MAX_ANGLE_DEG,
-  MAX_FINISH_MS,
   shouldComplete,
   smoothVelocity,
   startsInEdgeZone,
 } from './swipe-back-gesture';
-
-describe("Ionic's swipe-back numbers", () => {
-  it('are the iOS values', () => {
-    expect({ EDGE_ZONE_PX, CAPTURE_THRESHOLD_PX, MAX_ANGLE_DEG, FLICK_VELOCITY_PX_PER_MS, MAX_FINISH_MS }).toEqual({
-      EDGE_ZONE_PX: 50,
-      CAPTURE_THRESHOLD_PX: 10,
-      MAX_ANGLE_DEG: 40,
-      FLICK_VELOCITY_PX_PER_MS: 0.2,
-      MAX_FINISH_MS: 540,
-    });
-  });
-});
 
 describe('startsInEdgeZone', () => {
   it('accepts touches within 50 px of the left edge in LTR', () => {

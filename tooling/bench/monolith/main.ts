@@ -1,0 +1,28 @@
+/**
+ * The benchmark's baseline: the same host shell and the same three screens in ONE build, no
+ * federation runtime and nothing shared: screens are plain lazy chunks, like a classic SPA.
+ * Only `npm run bench` builds it; it is never deployed.
+ */
+import type { FederationRuntime } from '../../../host/src/features/remotes/remote-screens';
+import { showStartupFailure } from '../../../host/src/features/startup/startup-failure';
+import { boot } from '../../../host/src/app/bootstrap';
+
+const screens: Record<string, () => Promise<unknown>> = {
+  'intro/Screen': () => import('../../../remote-intro/src/exposed-screen'),
+  'signup/Screen': () => import('../../../remote-signup/src/exposed-screen'),
+  'thankyou/Screen': () => import('../../../remote-thankyou/src/exposed-screen'),
+};
+
+const localScreens: FederationRuntime = {
+  registerRemotes: () => undefined,
+  loadRemote: <T,>(id: string) => (screens[id]?.() ?? Promise.resolve(null)) as Promise<T | null>,
+};
+
+const root = document.getElementById('root') as HTMLElement;
+function start(): void {
+  boot(root, fetch('/config.json', { cache: 'no-cache' }), localScreens).catch((error: unknown) => {
+    console.error('Special Gift failed to start', error);
+    showStartupFailure(root, start);
+  });
+}
+start();
