@@ -1,13 +1,12 @@
-import { useId, useRef } from 'react';
+import { useId } from 'react';
 import type { OverlayButton } from '../../contract/overlays';
-import { buttonClass } from './button-class';
+import { OverlayButtonView } from './overlay-button';
 import type { DialogProps } from './dialog-props';
 import { useButtonPress } from './use-button-press';
-import { useNativeDialog } from './use-native-dialog';
+import { useOverlayDialog } from './use-native-dialog';
 
 export function ActionSheetDialog({ entry, onBackdrop, toastRegion }: DialogProps<'actionSheet'>) {
   const { header, subHeader, buttons, backdropDismiss = true } = entry.options;
-  const ref = useRef<HTMLDialogElement>(null);
   const id = useId();
   const titleId = `${id}-title`;
   const subHeaderId = `${id}-sub-header`;
@@ -15,23 +14,11 @@ export function ActionSheetDialog({ entry, onBackdrop, toastRegion }: DialogProp
   const cancelButton = buttons.find((button) => button.role === 'cancel');
   const actions = buttons.filter((button) => button !== cancelButton);
 
-  useNativeDialog(ref, {
-    initialFocus: 'button',
-    backdropDismiss,
-    onBackdrop,
-    onClosedByBrowser: () => entry.dismiss(undefined, 'backdrop'),
-  });
+  const ref = useOverlayDialog(entry, { initialFocus: 'button', backdropDismiss, onBackdrop });
   const press = useButtonPress(entry.dismiss);
 
   const renderButton = (button: OverlayButton, key: number) => (
-    <button
-      key={key}
-      type="button"
-      className={buttonClass('sg-action-sheet__button', button)}
-      onClick={() => void press(button)}
-    >
-      {button.text}
-    </button>
+    <OverlayButtonView key={key} base="sg-action-sheet__button" button={button} onPress={press} />
   );
 
   return (

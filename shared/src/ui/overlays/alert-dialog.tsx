@@ -1,24 +1,18 @@
-import { useId, useRef } from 'react';
+import { useId } from 'react';
 import type { OverlayButton } from '../../contract/overlays';
-import { buttonClass } from './button-class';
+import { OverlayButtonView } from './overlay-button';
 import type { DialogProps } from './dialog-props';
 import { useButtonPress } from './use-button-press';
-import { useNativeDialog } from './use-native-dialog';
+import { useOverlayDialog } from './use-native-dialog';
 
 export function AlertDialog({ entry, labels, onBackdrop, toastRegion }: DialogProps<'alert'>) {
   const { header, subHeader, message, backdropDismiss = true } = entry.options;
   const buttons: readonly OverlayButton[] = entry.options.buttons ?? [{ text: labels.ok, role: 'confirm' }];
-  const ref = useRef<HTMLDialogElement>(null);
   const id = useId();
   const headerId = `${id}-header`;
   const messageId = `${id}-message`;
 
-  useNativeDialog(ref, {
-    initialFocus: 'button',
-    backdropDismiss,
-    onBackdrop,
-    onClosedByBrowser: () => entry.dismiss(undefined, 'backdrop'),
-  });
+  const ref = useOverlayDialog(entry, { initialFocus: 'button', backdropDismiss, onBackdrop });
   const press = useButtonPress(entry.dismiss);
 
   return (
@@ -44,14 +38,7 @@ export function AlertDialog({ entry, labels, onBackdrop, toastRegion }: DialogPr
         {buttons.length > 0 ? (
           <div className={`sg-alert__buttons${buttons.length > 2 ? ' sg-alert__buttons--stacked' : ''}`}>
             {buttons.map((button, index) => (
-              <button
-                key={index}
-                type="button"
-                className={buttonClass('sg-alert__button', button)}
-                onClick={() => void press(button)}
-              >
-                {button.text}
-              </button>
+              <OverlayButtonView key={index} base="sg-alert__button" button={button} onPress={press} />
             ))}
           </div>
         ) : null}

@@ -1,18 +1,12 @@
-import { useId, useRef } from 'react';
+import { useId } from 'react';
 import type { DialogProps } from './dialog-props';
-import { useNativeDialog } from './use-native-dialog';
+import { useOverlayDialog } from './use-native-dialog';
 
 export function ModalDialog({ entry, labels, onBackdrop, toastRegion }: DialogProps<'modal'>) {
   const { title, render, backdropDismiss = true } = entry.options;
-  const ref = useRef<HTMLDialogElement>(null);
   const titleId = `${useId()}-title`;
 
-  useNativeDialog(ref, {
-    initialFocus: 'focusable',
-    backdropDismiss,
-    onBackdrop,
-    onClosedByBrowser: () => entry.dismiss(undefined, 'backdrop'),
-  });
+  const ref = useOverlayDialog(entry, { initialFocus: 'focusable', backdropDismiss, onBackdrop });
 
   return (
     <dialog ref={ref} className="sg-overlay sg-modal" role="dialog" aria-labelledby={titleId} tabIndex={-1}>

@@ -1,19 +1,13 @@
-import { useId, useLayoutEffect, useRef, type RefObject } from 'react';
+import { useId, useLayoutEffect, type RefObject } from 'react';
 import type { DialogProps } from './dialog-props';
 import { placePopover } from './popover-position';
-import { useNativeDialog } from './use-native-dialog';
+import { useOverlayDialog } from './use-native-dialog';
 
 export function PopoverDialog({ entry, onBackdrop, toastRegion }: DialogProps<'popover'>) {
   const { title, render, anchor, backdropDismiss = true } = entry.options;
-  const ref = useRef<HTMLDialogElement>(null);
   const titleId = `${useId()}-title`;
 
-  useNativeDialog(ref, {
-    initialFocus: 'focusable',
-    backdropDismiss,
-    onBackdrop,
-    onClosedByBrowser: () => entry.dismiss(undefined, 'backdrop'),
-  });
+  const ref = useOverlayDialog(entry, { initialFocus: 'focusable', backdropDismiss, onBackdrop });
   // Runs after the dialog is shown (declared after useNativeDialog), so it can be measured.
   useAnchorPosition(ref, anchor);
 

@@ -1,5 +1,5 @@
 import { useLayoutEffect, useRef } from 'react';
-import { buttonClass } from './button-class';
+import { OverlayButtonView } from './overlay-button';
 import type { ToastEntry } from './overlay-types';
 import { raiseToTop } from './top-layer';
 import { useButtonPress } from './use-button-press';
@@ -38,9 +38,7 @@ function Toast({ toast }: { readonly toast: ToastEntry }) {
       {buttons.length > 0 ? (
         <div className="sg-toast__buttons">
           {buttons.map((button, index) => (
-            <button key={index} type="button" className={buttonClass('sg-toast__button', button)} onClick={() => void press(button)}>
-              {button.text}
-            </button>
+            <OverlayButtonView key={index} base="sg-toast__button" button={button} onPress={press} />
           ))}
         </div>
       ) : null}

@@ -1,4 +1,5 @@
 import { useLayoutEffect, useRef, type RefObject } from 'react';
+import type { DismissOverlay } from './overlay-types';
 import { currentFocus, initialFocusTarget, restoreFocus } from './focus';
 import { closeDialog, openModal, raiseToTop } from './top-layer';
 
@@ -87,4 +88,17 @@ function isOutside(dialog: HTMLDialogElement, event: MouseEvent): boolean {
   const box = dialog.getBoundingClientRect();
   const { clientX: x, clientY: y } = event;
   return x < box.left || x > box.right || y < box.top || y > box.bottom;
+}
+
+/**
+ * The dialog wiring every overlay shares: a ref for its <dialog>, shown while mounted, and a close
+ * by the browser (when allowed) dismisses the entry with role `backdrop`.
+ */
+export function useOverlayDialog(
+  entry: { readonly dismiss: DismissOverlay },
+  options: Omit<NativeDialogOptions, 'onClosedByBrowser'>,
+): RefObject<HTMLDialogElement | null> {
+  const ref = useRef<HTMLDialogElement>(null);
+  useNativeDialog(ref, { ...options, onClosedByBrowser: () => entry.dismiss(undefined, 'backdrop') });
+  return ref;
 }
