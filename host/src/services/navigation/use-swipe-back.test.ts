@@ -150,16 +150,21 @@ describe('useSwipeBack', () => {
     expect(navigation.back).toHaveBeenCalledTimes(1);
   });
 
+  /** A complete edge-to-edge swipe that must neither be captured nor go back. */
+  function expectFullSwipeIgnored(back: (defaultHref?: string) => void) {
+    touch('touchstart', 10, 300, 0);
+    expect(touch('touchmove', width() - 10, 300, 500).defaultPrevented).toBe(false);
+    touch('touchend', 0, 0, 1000);
+    act(() => {
+      jest.runAllTimers();
+    });
+    expect(back).not.toHaveBeenCalled();
+  }
+
   it('is off when the config says so, and off by default outside iOS', () => {
     for (const configured of [false, undefined]) {
       const { navigation, hook } = setup({ configured });
-      touch('touchstart', 10, 300, 0);
-      expect(touch('touchmove', width() - 10, 300, 500).defaultPrevented).toBe(false);
-      touch('touchend', 0, 0, 1000);
-      act(() => {
-        jest.runAllTimers();
-      });
-      expect(navigation.back).not.toHaveBeenCalled();
+      expectFullSwipeIgnored(navigation.back);
       hook.unmount();
     }
   });
@@ -167,12 +172,6 @@ describe('useSwipeBack', () => {
   it('stops listening when unmounted', () => {
     const { navigation, hook } = setup();
     hook.unmount();
-    touch('touchstart', 10, 300, 0);
-    expect(touch('touchmove', width() - 10, 300, 500).defaultPrevented).toBe(false);
-    touch('touchend', 0, 0, 1000);
-    act(() => {
-      jest.runAllTimers();
-    });
-    expect(navigation.back).not.toHaveBeenCalled();
+    expectFullSwipeIgnored(navigation.back);
   });
 });
