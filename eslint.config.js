@@ -36,7 +36,11 @@ module.exports = tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          paths: [{ name: 'react-router-dom', message: 'Remotes navigate through the shell contract (useNavigation), never a router.' }],
+          paths: [
+            { name: 'react-router-dom', message: 'Remotes navigate through the shell contract (useNavigation), never a router.' },
+            { name: 'react-i18next', message: "Use @special-gift/shared's useTranslation: it is the host's react-i18next (react-i18next is not shared)." },
+            { name: 'i18next', message: 'Remotes reach i18n only through @special-gift/shared (useTranslation, useShellI18n).' },
+          ],
           patterns: forbidImportsOf(appPackages.filter((p) => p !== remote), 'A remote depends only on @special-gift/shared.'),
         },
       ],

@@ -1,20 +1,19 @@
+import { loadRemote, registerRemotes } from '@module-federation/enhanced/runtime';
+import { boot } from './app/bootstrap';
 import { showStartupFailure } from './features/startup/startup-failure';
 
 const root = document.getElementById('root') as HTMLElement;
 
-async function start(): Promise<void> {
-  // Fetch the runtime config while the app code downloads.
-  const configResponse = fetch('/config.json', { cache: 'no-cache', headers: { Accept: 'application/json' } });
-  configResponse.catch(() => undefined); // boot() reports it; this only marks it handled if boot never runs
-  try {
-    // The dynamic import is federation's async boundary: shared modules are ready inside it.
-    const [{ boot }, federation] = await Promise.all([import('./app/bootstrap'), import('@module-federation/enhanced/runtime')]);
-    await boot(root, configResponse, federation);
-  } catch (error) {
+function start(): void {
+  // index.html preloads config.json, so this usually finds it already on its way.
+  const configResponse = fetch('/config.json', { headers: { Accept: 'application/json' } });
+  // The host provides its shared libraries eagerly (see tooling/webpack/shared-dependencies.ts), so
+  // the shell is in this one chunk and needs no async boundary before it starts.
+  boot(root, configResponse, { registerRemotes, loadRemote }).catch((error: unknown) => {
     // The old app only logged start-up failures; keep the log and also tell the user.
     console.error('Special Gift failed to start', error);
-    showStartupFailure(root, () => void start());
-  }
+    showStartupFailure(root, start);
+  });
 }
 
-void start();
+start();

@@ -1,5 +1,4 @@
-import { Button, Page, useNavigation } from '@special-gift/shared';
-import { useTranslation } from 'react-i18next';
+import { Button, Page, useNavigation, useTranslation } from '@special-gift/shared';
 import { HeroIllustration } from './hero-illustration';
 import { LanguagePicker } from './language-picker';
 import './intro-screen.css';

@@ -1,5 +1,4 @@
-import { useOverlays, useShellI18n, type Language } from '@special-gift/shared';
-import { useTranslation } from 'react-i18next';
+import { useOverlays, useShellI18n, useTranslation, type Language } from '@special-gift/shared';
 
 /** Each language is named in itself, so a reader finds theirs whatever is shown now. */
 const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', fr: 'Français', ar: 'العربية' };

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@special-gift/shared';
 
 /** Where the 16-digit code is printed, with a sketch of the back of the card. */
 export function CardCodeHelp() {

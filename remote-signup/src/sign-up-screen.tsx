@@ -1,6 +1,5 @@
-import { BackButton, Button, CheckboxField, Page, TextField, useOverlays, type SignUpErrorCode, type SignUpField } from '@special-gift/shared';
+import { BackButton, Button, CheckboxField, Page, TextField, useOverlays, type SignUpErrorCode, type SignUpField, useTranslation } from '@special-gift/shared';
 import type { FormEvent, MouseEvent } from 'react';
-import { useTranslation } from 'react-i18next';
 import { CardCodeHelp } from './card-code-help';
 import { TermsContent } from './terms-content';
 import { useSignUpForm } from './use-sign-up-form';

@@ -1,5 +1,4 @@
-import { Button } from '@special-gift/shared';
-import { useTranslation } from 'react-i18next';
+import { Button, useTranslation } from '@special-gift/shared';
 
 const SECTIONS = ['card', 'data', 'contact'] as const;
 

@@ -1,5 +1,4 @@
-import {
-  formatCardCode,
+import { formatCardCode,
   isHttpError,
   SIGN_UP_FIELDS,
   SIGN_UP_RESULT_STORAGE_KEY,
@@ -8,6 +7,7 @@ import {
   useOverlays,
   useShellLocation,
   useStorage,
+  useTranslation,
   validateSignUp,
   validateSignUpField,
   type SignUpErrors,
@@ -15,7 +15,6 @@ import {
   type SignUpResult,
 } from '@special-gift/shared';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { createIdempotencyKey } from './create-idempotency-key';
 import { clearDraft, readDraft, writeDraft } from './sign-up-draft';
 import { EMPTY_VALUES, fieldId, hasAnyValue, type SignUpValues } from './sign-up-values';

@@ -1,5 +1,4 @@
-import { Button, Page, SIGN_UP_RESULT_STORAGE_KEY, useNavigation, useShellConfig, useStorage } from '@special-gift/shared';
-import { useTranslation } from 'react-i18next';
+import { Button, Page, SIGN_UP_RESULT_STORAGE_KEY, useNavigation, useShellConfig, useStorage, useTranslation } from '@special-gift/shared';
 import { useSignUpResult } from './use-sign-up-result';
 import './thank-you-screen.css';
 

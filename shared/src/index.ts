@@ -10,6 +10,7 @@ export * from './contract/shell';
 export * from './contract/remote-module';
 export * from './contract/sign-up';
 export * from './react/shell-context';
+export * from './react/use-translation';
 export * from './ui';
 export * from './http';
 export * from './validation';

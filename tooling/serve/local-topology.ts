@@ -27,9 +27,9 @@ export function localRuntimeConfig(ports: Topology, hostname = 'localhost') {
     siteBase: 'https://www.special-gift.example',
     defaultLanguage: 'en',
     remotes: {
-      intro: `http://${hostname}:${ports.intro}/mf-manifest.json`,
-      signup: `http://${hostname}:${ports.signup}/mf-manifest.json`,
-      thankyou: `http://${hostname}:${ports.thankyou}/mf-manifest.json`,
+      intro: `http://${hostname}:${ports.intro}/remoteEntry.js`,
+      signup: `http://${hostname}:${ports.signup}/remoteEntry.js`,
+      thankyou: `http://${hostname}:${ports.thankyou}/remoteEntry.js`,
     },
   };
 }

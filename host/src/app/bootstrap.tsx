@@ -22,18 +22,18 @@ import { remoteForPath } from './routes';
 export async function boot(root: HTMLElement, configResponse: Promise<Response>, runtime: FederationRuntime): Promise<void> {
   const config = await readRuntimeConfig(configResponse);
 
-  const storage = await createStorage();
-  const i18nReady = createI18n({ storage, defaultLanguage: config.defaultLanguage });
+  const storageReady = createStorage();
+  const i18nReady = storageReady.then((storage) => createI18n({ storage, defaultLanguage: config.defaultLanguage }));
   const remoteScreens = createRemoteScreens({
     runtime,
-    manifests: config.remotes,
-    loadTexts: async (namespace, manifestUrl) => (await i18nReady).loadNamespace(namespace, new URL('.', new URL(manifestUrl, window.location.href)).href),
+    entries: config.remotes,
+    loadTexts: async (namespace, entryUrl) => (await i18nReady).loadNamespace(namespace, new URL('.', new URL(entryUrl, window.location.href)).href),
   });
   const firstRemote = remoteForPath(window.location.pathname);
   // Failures surface on the route's own error screen; here they only must not be unhandled.
   if (firstRemote) remoteScreens.load(firstRemote).catch(() => undefined);
 
-  const i18n = await i18nReady;
+  const [storage, i18n] = await Promise.all([storageReady, i18nReady]);
   const router = createAppRouter();
   const navigation = createNavigation(router);
   const overlays = createOverlayController();

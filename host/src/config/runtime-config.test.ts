@@ -11,9 +11,9 @@ const validInput = {
   siteBase: 'https://www.special-gift.example/',
   defaultLanguage: 'fr',
   remotes: {
-    intro: 'https://intro.special-gift.example/mf-manifest.json',
-    signup: '/remotes/signup/mf-manifest.json',
-    thankyou: 'http://localhost:3003/mf-manifest.json',
+    intro: 'https://intro.special-gift.example/remoteEntry.js',
+    signup: '/remotes/signup/remoteEntry.js',
+    thankyou: 'http://localhost:3003/remoteEntry.js',
   },
   swipeBackEnabled: false,
 };
@@ -68,15 +68,15 @@ describe('parseRuntimeConfig', () => {
         ...validInput,
         apiBase: 'not a url',
         defaultLanguage: 'de',
-        remotes: { intro: validInput.remotes.intro, thankyou: 'https://thankyou.example/remoteEntry.js' },
+        remotes: { intro: validInput.remotes.intro, thankyou: 'https://thankyou.example/mf-manifest.json' },
         swipeBackEnabled: 'yes',
       }),
     );
     expect(problems).toEqual([
       '"apiBase" must be an http(s) URL or a path starting with "/"',
       '"defaultLanguage" must be one of the supported languages',
-      '"remotes.signup" must be the URL of the remote\'s mf-manifest.json',
-      '"remotes.thankyou" must be the URL of the remote\'s mf-manifest.json',
+      '"remotes.signup" must be the URL of the remote\'s remoteEntry.js',
+      '"remotes.thankyou" must be the URL of the remote\'s remoteEntry.js',
       '"swipeBackEnabled" must be true or false when given',
     ]);
   });
@@ -87,7 +87,7 @@ describe('parseRuntimeConfig', () => {
       '"apiBase" must be an http(s) URL or a path starting with "/"',
       '"cardScanBase" must be an http(s) URL or a path starting with "/"',
       '"siteBase" must be an http(s) URL or a path starting with "/"',
-      '"remotes" must be an object with the manifest URL of each remote',
+      '"remotes" must be an object with the remoteEntry.js URL of each remote',
     ]);
   });
 

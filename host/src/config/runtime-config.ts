@@ -6,7 +6,7 @@ export type RemoteName = (typeof REMOTE_NAMES)[number];
 
 /** The host's `config.json`, fetched at start-up so one build runs in every environment. */
 export interface RuntimeConfig extends ShellConfig {
-  /** Where each remote's `mf-manifest.json` lives. */
+  /** Where each remote's `remoteEntry.js` (its federation container) lives. */
   readonly remotes: Readonly<Record<RemoteName, string>>;
   /** Overrides the swipe-back default (on for iOS, off elsewhere). */
   readonly swipeBackEnabled?: boolean;
@@ -58,12 +58,12 @@ export function parseRuntimeConfig(raw: unknown): RuntimeConfig {
   const remotesInput = input.remotes;
   const remotes = {} as Record<RemoteName, string>;
   if (typeof remotesInput !== 'object' || remotesInput === null) {
-    problems.push('"remotes" must be an object with the manifest URL of each remote');
+    problems.push('"remotes" must be an object with the remoteEntry.js URL of each remote');
   } else {
     for (const name of REMOTE_NAMES) {
       const value = (remotesInput as Record<string, unknown>)[name];
-      if (typeof value !== 'string' || !isAbsoluteOrRootRelativeUrl(value) || !value.endsWith('.json')) {
-        problems.push(`"remotes.${name}" must be the URL of the remote's mf-manifest.json`);
+      if (typeof value !== 'string' || !isAbsoluteOrRootRelativeUrl(value) || !/\.m?js$/.test(value)) {
+        problems.push(`"remotes.${name}" must be the URL of the remote's remoteEntry.js`);
       } else {
         remotes[name] = value;
       }

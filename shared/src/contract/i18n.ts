@@ -8,8 +8,8 @@ export function isLanguage(value: unknown): value is Language {
 }
 
 /**
- * Language control for remotes. Texts themselves come from react-i18next's `useTranslation(ns)`,
- * which reads the host's single i18next instance through the shared react-i18next singleton.
+ * Language control for remotes. Texts themselves come from `useTranslation(ns)`, exported by this
+ * package, which reads the host's single i18next instance.
  */
 export interface ShellI18n {
   readonly languages: readonly Language[];

@@ -8,7 +8,7 @@ import type { RemoteName } from '../../config/runtime-config';
 import { RemoteRoute } from './remote-route';
 import { createRemoteScreens, type RemoteScreens } from './remote-screens';
 
-const manifests = { intro: '/intro/mf-manifest.json', signup: '/signup/mf-manifest.json', thankyou: '/thankyou/mf-manifest.json' };
+const entries = { intro: '/intro/remoteEntry.js', signup: '/signup/remoteEntry.js', thankyou: '/thankyou/remoteEntry.js' };
 
 const screenModule = (text: string): RemoteScreenModule => ({
   default: () => <p>{text}</p>,
@@ -19,7 +19,7 @@ function setup() {
   const loadRemote = jest.fn<Promise<unknown>, [id: string]>();
   const remoteScreens = createRemoteScreens({
     runtime: { registerRemotes: jest.fn(), loadRemote: <T,>(id: string) => loadRemote(id) as Promise<T | null> },
-    manifests,
+    entries,
     loadTexts: async () => undefined,
   });
   const onFirstScreenRendered = jest.fn();

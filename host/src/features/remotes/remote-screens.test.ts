@@ -9,10 +9,10 @@ const fulfilledValue = (promise: Promise<unknown>) => {
   return marked.status === 'fulfilled' ? marked.value : undefined;
 };
 
-const manifests: Record<RemoteName, string> = {
-  intro: 'https://intro.example/mf-manifest.json',
-  signup: 'https://signup.example/mf-manifest.json',
-  thankyou: 'https://thankyou.example/mf-manifest.json',
+const entries: Record<RemoteName, string> = {
+  intro: 'https://intro.example/remoteEntry.js',
+  signup: 'https://signup.example/remoteEntry.js',
+  thankyou: 'https://thankyou.example/remoteEntry.js',
 };
 
 const screenModule = (namespace: string, contractVersion = CONTRACT_VERSION): RemoteScreenModule => ({
@@ -24,8 +24,8 @@ function setup(options: { timeoutMs?: number } = {}) {
   const registerRemotes = jest.fn<void, Parameters<FederationRuntime['registerRemotes']>>();
   const loadRemote = jest.fn<Promise<unknown>, [id: string]>(async (id) => screenModule(id.split('/')[0] ?? ''));
   const runtime: FederationRuntime = { registerRemotes, loadRemote: <T,>(id: string) => loadRemote(id) as Promise<T | null> };
-  const loadTexts = jest.fn<Promise<unknown>, [namespace: string, manifestUrl: string]>(async () => undefined);
-  const screens = createRemoteScreens({ runtime, manifests, loadTexts, ...options });
+  const loadTexts = jest.fn<Promise<unknown>, [namespace: string, entryUrl: string]>(async () => undefined);
+  const screens = createRemoteScreens({ runtime, entries, loadTexts, ...options });
   return { screens, registerRemotes, loadRemote, loadTexts };
 }
 
@@ -47,19 +47,41 @@ describe('createRemoteScreens', () => {
     const { registerRemotes, loadRemote } = setup();
     expect(registerRemotes).toHaveBeenCalledTimes(1);
     expect(registerRemotes).toHaveBeenCalledWith([
-      { name: 'intro', entry: manifests.intro },
-      { name: 'signup', entry: manifests.signup },
-      { name: 'thankyou', entry: manifests.thankyou },
+      { name: 'intro', entry: entries.intro },
+      { name: 'signup', entry: entries.signup },
+      { name: 'thankyou', entry: entries.thankyou },
     ]);
     expect(loadRemote).not.toHaveBeenCalled();
   });
 
-  it("loads a remote's ./Screen and its texts, with its namespace and manifest URL", async () => {
+  it("loads a remote's ./Screen and its texts, with its namespace and entry URL", async () => {
     const { screens, loadRemote, loadTexts } = setup();
     const module = await screens.load('signup');
     expect(loadRemote).toHaveBeenCalledWith('signup/Screen');
-    expect(loadTexts).toHaveBeenCalledWith('signup', manifests.signup);
+    expect(loadTexts.mock.calls).toEqual([['signup', entries.signup]]);
     expect(module.meta.namespace).toBe('signup');
+  });
+
+  it('starts the texts with the code, not after it (the namespace is the remote name)', async () => {
+    const { screens, loadRemote, loadTexts } = setup();
+    let codeLoaded: (module: RemoteScreenModule) => void = () => undefined;
+    loadRemote.mockImplementationOnce(() => new Promise((resolve) => (codeLoaded = resolve)));
+    const loading = screens.load('intro');
+    await settle();
+    expect(loadTexts).toHaveBeenCalledWith('intro', entries.intro);
+    codeLoaded(screenModule('intro'));
+    await loading;
+    expect(loadTexts).toHaveBeenCalledTimes(1);
+  });
+
+  it('also loads a namespace the remote names differently', async () => {
+    const { screens, loadRemote, loadTexts } = setup();
+    loadRemote.mockResolvedValueOnce(screenModule('welcome'));
+    await screens.load('intro');
+    expect(loadTexts.mock.calls).toEqual([
+      ['intro', entries.intro],
+      ['welcome', entries.intro],
+    ]);
   });
 
   it('does not resolve before the texts are loaded', async () => {
@@ -108,7 +130,7 @@ describe('createRemoteScreens', () => {
     const error = await loadFailure(screens.load('intro'));
     expect(error.reason).toBe('unavailable');
     expect(error.cause).toBe(cause);
-    expect(loadTexts).not.toHaveBeenCalled();
+    expect(loadTexts.mock.calls).toEqual([['intro', entries.intro]]); // only the one started with the code
   });
 
   it.each([
@@ -116,12 +138,12 @@ describe('createRemoteScreens', () => {
     ['no default component', { meta: { contractVersion: CONTRACT_VERSION, namespace: 'intro' } }],
     ['no meta', { default: () => null }],
     ['a namespace that is not a string', { default: () => null, meta: { contractVersion: CONTRACT_VERSION, namespace: 7 } }],
-  ])("reports a module with %s as 'incompatible', without loading texts", async (_, module) => {
+  ])("reports a module with %s as 'incompatible', without loading its namespace", async (_, module) => {
     const { screens, loadRemote, loadTexts } = setup();
     loadRemote.mockResolvedValueOnce(module);
     const error = await loadFailure(screens.load('intro'));
     expect(error.reason).toBe('incompatible');
-    expect(loadTexts).not.toHaveBeenCalled();
+    expect(loadTexts.mock.calls).toEqual([['intro', entries.intro]]); // only the one started with the code
   });
 
   it('re-registers a failed remote with force on the next load, and then succeeds', async () => {
@@ -133,7 +155,7 @@ describe('createRemoteScreens', () => {
 
     const module = await screens.load('signup');
     expect(registerRemotes).toHaveBeenCalledTimes(2);
-    expect(registerRemotes).toHaveBeenLastCalledWith([{ name: 'signup', entry: manifests.signup }], { force: true });
+    expect(registerRemotes).toHaveBeenLastCalledWith([{ name: 'signup', entry: entries.signup }], { force: true });
     expect(loadRemote).toHaveBeenCalledTimes(2);
     expect(fulfilledValue(screens.load('signup'))).toBe(module);
 
@@ -169,7 +191,7 @@ describe('createRemoteScreens', () => {
       await expect(loadFailure(attempt)).resolves.toMatchObject({ reason: 'timeout' });
 
       await expect(screens.load('thankyou')).resolves.toMatchObject({ meta: { namespace: 'thankyou' } });
-      expect(registerRemotes).toHaveBeenLastCalledWith([{ name: 'thankyou', entry: manifests.thankyou }], { force: true });
+      expect(registerRemotes).toHaveBeenLastCalledWith([{ name: 'thankyou', entry: entries.thankyou }], { force: true });
     });
 
     it('leaves no timer behind after a load that finished in time', async () => {
