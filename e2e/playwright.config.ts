@@ -1,8 +1,5 @@
 import { defineConfig, devices } from '@playwright/test';
-
-/** Debian's Chromium (Playwright's own browser download is not available here). */
-const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const args = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../tooling/chromium';
 
 export default defineConfig({
   testDir: './tests',
@@ -20,7 +17,7 @@ export default defineConfig({
     ...devices['Pixel 7'],
     browserName: 'chromium',
     baseURL: 'http://localhost:4300',
-    launchOptions: { executablePath, args },
+    launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
     trace: 'retain-on-failure',
   },
 });

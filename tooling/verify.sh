@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The README's test command (`npm run verify`) and what CI runs: installs what is missing
 # (Debian packages, npm packages), then lint, deployment-config validation, type-check, unit
-# tests, production build and the browser end-to-end suite, which serves the builds with nginx
-# and the images' config on separate origins.
+# tests, production build (plus the monolith baseline the bytes budget is measured against) and
+# the browser end-to-end suite, which serves the builds with nginx and the images' config on
+# separate origins.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/usr/sbin"
@@ -35,5 +36,5 @@ step "Deployment config"
 docker-compose -f docker-compose.yml config -q && echo "docker-compose.yml is valid"
 step "Type-check";  npm run typecheck
 step "Unit tests";  npm run test:unit
-step "Build";       npm run build
+step "Build";       npm run build && npm run build:baseline
 step "Browser end-to-end suite"; npm run test:e2e

@@ -17,7 +17,9 @@ const DIST: Record<StaticApp, string> = {
   intro: join(REPO_ROOT, 'remote-intro', 'dist'),
   signup: join(REPO_ROOT, 'remote-signup', 'dist'),
   thankyou: join(REPO_ROOT, 'remote-thankyou', 'dist'),
+  monolith: join(REPO_ROOT, 'tooling', 'bench', 'monolith', 'dist'),
 };
+export const distOf = (app: StaticApp) => DIST[app];
 
 export const wwwRoot = (app: StaticApp) => join(STATE_DIR, 'www', app);
 const prefixOf = (app: StaticApp) => join(STATE_DIR, 'nginx', app);
@@ -25,8 +27,8 @@ const prefixOf = (app: StaticApp) => join(STATE_DIR, 'nginx', app);
 /** The environment a container of this app gets in docker-compose, with the e2e ports. */
 export function containerEnv(app: StaticApp): Record<string, string> {
   const common = { PORT: String(E2E_PORTS[app]), STATIC_ROOT: wwwRoot(app) };
-  if (app !== 'host') return { ...common, APP_KIND: 'remote', HOST_ORIGIN: HOST_URL };
-  return {
+  if (app === 'intro' || app === 'signup' || app === 'thankyou') return { ...common, APP_KIND: 'remote', HOST_ORIGIN: HOST_URL };
+  const hostEnv = {
     ...common,
     APP_KIND: 'host',
     API_UPSTREAM: API_URL,
@@ -34,9 +36,17 @@ export function containerEnv(app: StaticApp): Record<string, string> {
     CARD_SCAN_BASE: 'https://www.special-gift.example/scan',
     SITE_BASE: 'https://www.special-gift.example',
     DEFAULT_LANGUAGE: 'en',
-    REMOTE_INTRO_URL: `http://localhost:${E2E_PORTS.intro}/mf-manifest.json`,
-    REMOTE_SIGNUP_URL: `http://localhost:${E2E_PORTS.signup}/mf-manifest.json`,
-    REMOTE_THANKYOU_URL: `http://localhost:${E2E_PORTS.thankyou}/mf-manifest.json`,
+  };
+  if (app === 'monolith') {
+    // Same-origin, notional entries: the monolith imports its screens and finds each screen's texts
+    // beside its entry, where its build copies them.
+    return { ...hostEnv, REMOTE_INTRO_URL: '/remotes/intro/remoteEntry.js', REMOTE_SIGNUP_URL: '/remotes/signup/remoteEntry.js', REMOTE_THANKYOU_URL: '/remotes/thankyou/remoteEntry.js' };
+  }
+  return {
+    ...hostEnv,
+    REMOTE_INTRO_URL: `http://localhost:${E2E_PORTS.intro}/remoteEntry.js`,
+    REMOTE_SIGNUP_URL: `http://localhost:${E2E_PORTS.signup}/remoteEntry.js`,
+    REMOTE_THANKYOU_URL: `http://localhost:${E2E_PORTS.thankyou}/remoteEntry.js`,
   };
 }
 
@@ -84,7 +94,7 @@ export function prepareNginx(app: StaticApp): void {
   rmSync(wwwRoot(app), { recursive: true, force: true });
   deployBuild(app, DIST[app]);
   const env = runEntrypoint(containerEnv(app));
-  const template = readFileSync(join(DEPLOY, `${app === 'host' ? 'host' : 'remote'}.conf.template`), 'utf8');
+  const template = readFileSync(join(DEPLOY, `${app === 'host' || app === 'monolith' ? 'host' : 'remote'}.conf.template`), 'utf8');
   writeFileSync(join(prefix, 'conf.d', 'app.conf'), renderTemplate(template, env));
 
   // The image's own nginx.conf does the same: mime types, then conf.d/*.conf inside http {}.

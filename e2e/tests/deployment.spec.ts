@@ -35,7 +35,7 @@ test.describe('served by nginx with the images’ config', () => {
     }
     const config = await request.get(`${HOST_URL}/config.json`);
     expect(config.headers()['cache-control']).toBe('no-cache');
-    expect((await config.json()) as unknown).toMatchObject({ apiBase: '/api/v1', remotes: { thankyou: `${REMOTE_URL}/mf-manifest.json` } });
+    expect((await config.json()) as unknown).toMatchObject({ apiBase: '/api/v1', remotes: { thankyou: `${REMOTE_URL}/remoteEntry.js` } });
     expect((await request.get(`${HOST_URL}/missing.js`)).status()).toBe(404);
   });
 

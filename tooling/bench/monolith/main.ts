@@ -20,7 +20,7 @@ const localScreens: FederationRuntime = {
 
 const root = document.getElementById('root') as HTMLElement;
 function start(): void {
-  boot(root, fetch('/config.json', { cache: 'no-cache' }), localScreens).catch((error: unknown) => {
+  boot(root, fetch('/config.json', { headers: { Accept: 'application/json' } }), localScreens).catch((error: unknown) => {
     console.error('Special Gift failed to start', error);
     showStartupFailure(root, start);
   });

@@ -1,0 +1,95 @@
+import type { FirstRender } from './first-render';
+import type { LighthouseRun } from './lighthouse-runs';
+import type { WarmPath } from './warm-path';
+
+export type Variant = 'federated' | 'monolith';
+export const VARIANTS: readonly Variant[] = ['federated', 'monolith'];
+export const PATHS = ['/', '/sign-up'] as const;
+export type BenchPath = (typeof PATHS)[number];
+
+export interface BenchResults {
+  date: string;
+  machine: string;
+  lighthouseRuns: number;
+  firstRender: Record<Variant, Record<BenchPath, FirstRender>>;
+  lighthouse: Record<Variant, Record<BenchPath, LighthouseRun[]>>;
+  warm: Record<Variant, WarmPath>;
+}
+
+/** A row of the side-by-side table: label, both variants, and how the federated one compares. */
+export interface Row {
+  metric: string;
+  federated: string;
+  monolith: string;
+  comparison: string;
+}
+
+export const median = (values: readonly number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[mid] ?? Number.NaN) : ((sorted[mid - 1] ?? Number.NaN) + (sorted[mid] ?? Number.NaN)) / 2;
+};
+
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+const ms = (value: number) => `${Math.round(value)} ms`;
+const ratio = (a: number, b: number) => (b === 0 ? (a === 0 ? '1.00' : '∞') : (a / b).toFixed(2));
+const spread = (values: readonly number[], format: (value: number) => string) =>
+  values.length > 1 ? `${format(median(values))} (${format(Math.min(...values))}–${format(Math.max(...values))})` : format(values[0] ?? Number.NaN);
+
+export function tableRows(results: BenchResults): Row[] {
+  const rows: Row[] = [];
+  const both = (metric: string, value: (variant: Variant) => string, comparison: string) =>
+    rows.push({ metric, federated: value('federated'), monolith: value('monolith'), comparison });
+
+  for (const path of PATHS) {
+    const first = (variant: Variant) => results.firstRender[variant][path];
+    const js = (variant: Variant) => first(variant).jsBytes;
+    const requests = (variant: Variant) => first(variant).requests.length;
+    const target = path === '/' ? ' (target ≤ 1.10)' : '';
+    both(`${path} JS for the first screen (gzip, as transferred)`, (v) => kb(js(v)), `×${ratio(js('federated'), js('monolith'))}${target}`);
+    both(`${path} requests before the first screen`, (v) => String(requests(v)), `+${requests('federated') - requests('monolith')}${path === '/' ? ' (target ≤ +3)' : ''}`);
+  }
+  const preloadJs = (variant: Variant) => results.firstRender[variant]['/'].afterPreload.filter((r) => r.resourceType === 'script').reduce((sum, r) => sum + r.bodyBytes, 0);
+  both('/ all JS once every screen is preloaded', (v) => kb(preloadJs(v)), `×${ratio(preloadJs('federated'), preloadJs('monolith'))}`);
+
+  for (const path of PATHS) {
+    const runs = (variant: Variant) => results.lighthouse[variant][path];
+    const metric = (variant: Variant, pick: (run: LighthouseRun) => number) => runs(variant).map(pick);
+    const compare = (pick: (run: LighthouseRun) => number) => `×${ratio(median(metric('federated', pick)), median(metric('monolith', pick)))}`;
+    const lh = `Lighthouse ${path}`;
+    both(`${lh} LCP`, (v) => spread(metric(v, (r) => r.lcpMs), ms), `${compare((r) => r.lcpMs)}${path === '/' ? ' (target ≤ 1.10, ≤ 2,500 ms)' : ''}`);
+    both(`${lh} FCP`, (v) => spread(metric(v, (r) => r.fcpMs), ms), compare((r) => r.fcpMs));
+    both(`${lh} TBT`, (v) => spread(metric(v, (r) => r.tbtMs), ms), compare((r) => r.tbtMs));
+    both(`${lh} CLS`, (v) => spread(metric(v, (r) => r.cls), (x) => x.toFixed(3)), '');
+    both(`${lh} performance score`, (v) => spread(metric(v, (r) => r.performance), String), path === '/' ? 'target ≥ 95' : '');
+    if (path === '/') {
+      both(`${lh} accessibility score`, (v) => spread(metric(v, (r) => r.accessibility), String), 'target 100');
+      both(`${lh} best-practices score`, (v) => spread(metric(v, (r) => r.bestPractices), String), 'target 100');
+    }
+    both(`${lh} requests (whole load)`, (v) => spread(metric(v, (r) => r.requests), String), '');
+    both(`${lh} JS transferred (whole load)`, (v) => spread(metric(v, (r) => r.jsTransferBytes), kb), compare((r) => r.jsTransferBytes));
+  }
+
+  const warm = (variant: Variant) => results.warm[variant];
+  both('After the preload: code / text requests moving between screens', (v) => `${warm(v).codeRequests} / ${warm(v).textRequests}`, 'target 0 / 0');
+  both(
+    `Click to next heading, 4x CPU (median of ${warm('federated').clickToHeadingMs.length}, min–max)`,
+    (v) => spread(warm(v).clickToHeadingMs, ms),
+    `×${ratio(median(warm('federated').clickToHeadingMs), median(warm('monolith').clickToHeadingMs))} (target < 100 ms)`,
+  );
+  return rows;
+}
+
+export function markdown(results: BenchResults): string {
+  const rows = tableRows(results);
+  const benchmarkIndex = median(VARIANTS.flatMap((v) => PATHS.flatMap((p) => results.lighthouse[v][p].map((r) => r.benchmarkIndex))));
+  return [
+    `Measured ${results.date.slice(0, 10)} on ${results.machine}; Lighthouse benchmarkIndex ${Math.round(benchmarkIndex)}.`,
+    `Both builds served by nginx with the images' config (gzip on). Lighthouse 12.8.2 mobile preset, ${results.lighthouseRuns} cold runs each, median (min–max).`,
+    '',
+    '| Metric | Federated | Monolith | Federated vs monolith |',
+    '|---|---|---|---|',
+    ...rows.map((row) => `| ${row.metric} | ${row.federated} | ${row.monolith} | ${row.comparison} |`),
+    '',
+  ].join('\n');
+}

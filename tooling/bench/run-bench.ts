@@ -1,0 +1,98 @@
+/**
+ * `npm run bench`: the federated production build side by side with a monolith build of the same
+ * shell and screens (tooling/bench/monolith), both served by nginx with the images' config.
+ * - Playwright: what the first screen of `/` and of a deep link to `/sign-up` needs (requests, JS
+ *   bytes as transferred), everything up to the end of the preload, and the warm path.
+ * - Lighthouse (mobile preset, Debian's Chromium, fresh profile per run), BENCH_RUNS cold runs
+ *   (default 3) per variant and path, interleaved so machine noise hits both alike.
+ * Prints the table and writes bench-results/bench.json and bench-results/bench.md.
+ * `--no-build` reuses the current builds.
+ */
+import { execSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from '@playwright/test';
+import globalSetup from '../../e2e/support/global-setup';
+import globalTeardown from '../../e2e/support/global-teardown';
+import { HOST_URL, MONOLITH_URL } from '../../e2e/support/topology';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../chromium';
+import { REPO_ROOT } from '../serve/local-topology';
+import { measureFirstRender, type FirstRender } from './first-render';
+import { runLighthouse, type LighthouseRun } from './lighthouse-runs';
+import { markdown, PATHS, tableRows, VARIANTS, type BenchPath, type BenchResults, type Variant } from './report';
+import { measureWarmPath, type WarmPath } from './warm-path';
+
+const LIGHTHOUSE_RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const WARM_RUNS = 20;
+const BASE_URL: Record<Variant, string> = { federated: HOST_URL, monolith: MONOLITH_URL };
+const OUT_DIR = join(REPO_ROOT, 'bench-results');
+
+function machine(): string {
+  const chromiumVersion = execSync(`${CHROMIUM_PATH} --version`, { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+  return `${cpus().length} cores (${cpus()[0]?.model.trim() ?? 'unknown CPU'}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}, ${chromiumVersion}`;
+}
+
+async function playwrightFigures() {
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  try {
+    const firstRender = {} as Record<Variant, Record<BenchPath, FirstRender>>;
+    const warm = {} as Record<Variant, WarmPath>;
+    for (const variant of VARIANTS) {
+      firstRender[variant] = {} as Record<BenchPath, FirstRender>;
+      for (const path of PATHS) {
+        const result = await measureFirstRender(browser, `${BASE_URL[variant]}${path}`);
+        if (result.errors.length) throw new Error(`${variant} ${path} logged errors: ${result.errors.join('; ')}`);
+        firstRender[variant][path] = result;
+      }
+      console.log(`  ${variant}: first screens measured; warm path (${WARM_RUNS} moves)…`);
+      warm[variant] = await measureWarmPath(browser, BASE_URL[variant], WARM_RUNS);
+    }
+    return { firstRender, warm };
+  } finally {
+    await browser.close();
+  }
+}
+
+async function lighthouseFigures() {
+  const lighthouse = Object.fromEntries(VARIANTS.map((v) => [v, Object.fromEntries(PATHS.map((p) => [p, [] as LighthouseRun[]]))])) as BenchResults['lighthouse'];
+  for (let run = 1; run <= LIGHTHOUSE_RUNS; run++) {
+    for (const path of PATHS) {
+      for (const variant of VARIANTS) {
+        const name = `${variant}${path === '/' ? '-root' : path.replace(/\//g, '-')}-${run}`;
+        const result = await runLighthouse(`${BASE_URL[variant]}${path}`, join(OUT_DIR, 'lighthouse'), name);
+        console.log(`  lighthouse ${name}: LCP ${Math.round(result.lcpMs)} ms, performance ${result.performance}`);
+        lighthouse[variant][path].push(result);
+      }
+    }
+  }
+  return lighthouse;
+}
+
+async function main() {
+  if (!process.argv.includes('--no-build')) {
+    execSync('npm run build && npm run build:baseline', { cwd: REPO_ROOT, stdio: 'inherit' });
+  }
+  await globalSetup();
+  try {
+    console.log('Playwright: first screens and warm path');
+    const { firstRender, warm } = await playwrightFigures();
+    console.log(`Lighthouse: ${LIGHTHOUSE_RUNS} runs per variant and path`);
+    const lighthouse = await lighthouseFigures();
+    const results: BenchResults = { date: new Date().toISOString(), machine: machine(), lighthouseRuns: LIGHTHOUSE_RUNS, firstRender, lighthouse, warm };
+
+    mkdirSync(OUT_DIR, { recursive: true });
+    writeFileSync(join(OUT_DIR, 'bench.json'), `${JSON.stringify(results, null, 2)}\n`);
+    writeFileSync(join(OUT_DIR, 'bench.md'), markdown(results));
+    console.log('');
+    console.table(tableRows(results));
+    console.log(`\n${markdown(results)}\nWritten: bench-results/bench.json, bench-results/bench.md`);
+  } finally {
+    await globalTeardown();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
