@@ -39,6 +39,34 @@ test.describe('served by nginx with the images’ config', () => {
     expect((await request.get(`${HOST_URL}/missing.js`)).status()).toBe(404);
   });
 
+  test("each route's page carries a preload hint for the remoteEntry.js that renders it, and the browser uses it", async ({ page, request }) => {
+    const routes = [
+      { path: '/', remote: 'intro', title: 'Special Gift' },
+      { path: '/sign-up?card=4111111111111111', remote: 'signup', title: 'Sign up' },
+      { path: '/thank-you', remote: 'thankyou', title: 'Thank you' },
+    ] as const;
+    const cdp = await page.context().newCDPSession(page);
+    for (const { path, remote, title } of routes) {
+      await cdp.send('Network.clearBrowserCache'); // a first visit: nothing cached by the last page
+      const entry = `http://localhost:${E2E_PORTS[remote]}/remoteEntry.js`;
+      const entryRequests: string[] = [];
+      const listener = (r: { url(): string }) => {
+        if (r.url().endsWith('/remoteEntry.js')) entryRequests.push(r.url());
+      };
+      page.on('request', listener);
+      const response = await page.goto(path);
+      expect(response?.headers().link, path).toBe(`<${entry}>; rel=preload; as=script`);
+      await expect(pageTitle(page)).toHaveText(title);
+      // The hinted entry is the first one fetched, and only once: the runtime used the preload.
+      expect(entryRequests[0], path).toBe(entry);
+      expect(entryRequests.filter((url) => url === entry), path).toHaveLength(1);
+      await waitForPreload(page); // so the next page's count does not catch this one's preload
+      page.off('request', listener);
+    }
+    // Not a route: no hint.
+    expect((await request.get(`${HOST_URL}/no-such-page`)).headers().link).toBeUndefined();
+  });
+
   test('hashed chunks are immutable for a year and gzipped; entry files revalidate', async ({ request }) => {
     const hostChunk = await request.get(`${HOST_URL}/${hashedChunk('host')}`, { headers: { 'Accept-Encoding': 'gzip' } });
     expect(hostChunk.headers()['cache-control']).toBe('public, max-age=31536000, immutable');

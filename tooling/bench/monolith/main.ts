@@ -7,10 +7,13 @@ import type { FederationRuntime } from '../../../host/src/features/remotes/remot
 import { showStartupFailure } from '../../../host/src/features/startup/startup-failure';
 import { boot } from '../../../host/src/app/bootstrap';
 
+// Each screen's chunk sits where the federated build's remoteEntry.js would be for a same-origin
+// remote (/remotes/<name>/remoteEntry.js, see webpack.config.ts), so the host's nginx config
+// (config.json entries, the first screen's preload hint) applies to both variants unchanged.
 const screens: Record<string, () => Promise<unknown>> = {
-  'intro/Screen': () => import('../../../remote-intro/src/exposed-screen'),
-  'signup/Screen': () => import('../../../remote-signup/src/exposed-screen'),
-  'thankyou/Screen': () => import('../../../remote-thankyou/src/exposed-screen'),
+  'intro/Screen': () => import(/* webpackChunkName: "remotes/intro/remoteEntry" */ '../../../remote-intro/src/exposed-screen'),
+  'signup/Screen': () => import(/* webpackChunkName: "remotes/signup/remoteEntry" */ '../../../remote-signup/src/exposed-screen'),
+  'thankyou/Screen': () => import(/* webpackChunkName: "remotes/thankyou/remoteEntry" */ '../../../remote-thankyou/src/exposed-screen'),
 };
 
 const localScreens: FederationRuntime = {

@@ -17,7 +17,8 @@ const config: Configuration = {
     path: join(__dirname, 'dist'),
     publicPath: '/',
     filename: '[name].[contenthash:8].js',
-    chunkFilename: '[name].[contenthash:8].js',
+    // A screen chunk takes its notional entry's fixed name (see main.ts); the rest are hashed.
+    chunkFilename: (pathData) => (pathData.chunk?.name?.startsWith('remotes/') ? '[name].js' : '[name].[contenthash:8].js'),
     clean: true,
   },
   resolve: { extensions: ['.tsx', '.ts', '.js'] },
