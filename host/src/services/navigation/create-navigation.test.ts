@@ -59,6 +59,17 @@ function browserTraverse(step: 'back' | 'forward'): Promise<void> {
 }
 
 describe('createNavigation', () => {
+  it('asks the router to render forward and root navigations synchronously (flushSync), not as a postponable transition', async () => {
+    const { router, navigation } = start('/');
+    const navigate = jest.spyOn(router, 'navigate');
+    navigation.forward('/a');
+    expect(navigate).toHaveBeenLastCalledWith('/a', expect.objectContaining({ flushSync: true }));
+    await arrivedAt(navigation, '/a');
+    navigation.root('/home');
+    expect(navigate).toHaveBeenLastCalledWith('/home', expect.objectContaining({ flushSync: true, replace: true }));
+    await arrivedAt(navigation, '/home');
+  });
+
   it('starts a deep link at depth 0: nothing to go back to, no animation', () => {
     const { navigation } = start('/b?x=1#top');
     expect(navigation.canGoBack()).toBe(false);

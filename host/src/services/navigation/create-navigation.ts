@@ -59,7 +59,10 @@ export function createNavigation(router: AppRouter): ShellNavigation {
   const depth = () => depthOf(router.state.location.state);
   const go = (to: string, dir: NavigationDirection, options: { replace?: boolean; depth: number }) => {
     requested = dir;
-    void router.navigate(to, { replace: options.replace ?? false, state: { depth: options.depth } satisfies EntryState });
+    // flushSync: render the next screen in this task, not as a transition React may postpone. A
+    // preloaded screen then shows in the next frame (the warm-path figure in README, Performance);
+    // one still loading shows its loading state at once instead.
+    void router.navigate(to, { replace: options.replace ?? false, state: { depth: options.depth } satisfies EntryState, flushSync: true });
   };
 
   return {
