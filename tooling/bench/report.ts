@@ -9,6 +9,7 @@ export type BenchPath = (typeof PATHS)[number];
 
 export interface BenchResults {
   date: string;
+  throttling: 'simulate' | 'devtools';
   machine: string;
   lighthouseRuns: number;
   firstRender: Record<Variant, Record<BenchPath, FirstRender>>;
@@ -85,7 +86,7 @@ export function markdown(results: BenchResults): string {
   const benchmarkIndex = median(VARIANTS.flatMap((v) => PATHS.flatMap((p) => results.lighthouse[v][p].map((r) => r.benchmarkIndex))));
   return [
     `Measured ${results.date.slice(0, 10)} on ${results.machine}; Lighthouse benchmarkIndex ${Math.round(benchmarkIndex)}.`,
-    `Both builds served by nginx with the images' config (gzip on). Lighthouse 12.8.2 mobile preset, ${results.lighthouseRuns} cold runs each, median (min–max).`,
+    `Both builds served by nginx with the images' config (gzip on). Lighthouse 12.8.2 mobile preset (${results.throttling === 'devtools' ? 'DevTools throttling' : 'simulated throttling'}), ${results.lighthouseRuns} cold runs each, median (min–max).`,
     '',
     '| Metric | Federated | Monolith | Federated vs monolith |',
     '|---|---|---|---|',

@@ -4,7 +4,8 @@
  * - Playwright: what the first screen of `/` and of a deep link to `/sign-up` needs (requests, JS
  *   bytes as transferred), everything up to the end of the preload, and the warm path.
  * - Lighthouse (mobile preset, Debian's Chromium, fresh profile per run), BENCH_RUNS cold runs
- *   (default 3) per variant and path, interleaved so machine noise hits both alike.
+ *   (default 3) per variant and path, interleaved so machine noise hits both alike;
+ *   BENCH_THROTTLING=devtools for real instead of simulated throttling (lighthouse-runs.ts).
  * Prints the table and writes bench-results/bench.json and bench-results/bench.md.
  * `--no-build` reuses the current builds.
  */
@@ -19,7 +20,7 @@ import { HOST_URL, MONOLITH_URL } from '../../e2e/support/topology';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../chromium';
 import { REPO_ROOT } from '../serve/local-topology';
 import { measureFirstRender, type FirstRender } from './first-render';
-import { runLighthouse, type LighthouseRun } from './lighthouse-runs';
+import { runLighthouse, THROTTLING, type LighthouseRun } from './lighthouse-runs';
 import { markdown, PATHS, tableRows, VARIANTS, type BenchPath, type BenchResults, type Variant } from './report';
 import { measureWarmPath, type WarmPath } from './warm-path';
 
@@ -59,7 +60,7 @@ async function lighthouseFigures() {
   for (let run = 1; run <= LIGHTHOUSE_RUNS; run++) {
     for (const path of PATHS) {
       for (const variant of VARIANTS) {
-        const name = `${variant}${path === '/' ? '-root' : path.replace(/\//g, '-')}-${run}`;
+        const name = `${THROTTLING}-${variant}${path === '/' ? '-root' : path.replace(/\//g, '-')}-${run}`;
         const result = await runLighthouse(`${BASE_URL[variant]}${path}`, join(OUT_DIR, 'lighthouse'), name);
         console.log(`  lighthouse ${name}: LCP ${Math.round(result.lcpMs)} ms, performance ${result.performance}`);
         lighthouse[variant][path].push(result);
@@ -79,14 +80,15 @@ async function main() {
     const { firstRender, warm } = await playwrightFigures();
     console.log(`Lighthouse: ${LIGHTHOUSE_RUNS} runs per variant and path`);
     const lighthouse = await lighthouseFigures();
-    const results: BenchResults = { date: new Date().toISOString(), machine: machine(), lighthouseRuns: LIGHTHOUSE_RUNS, firstRender, lighthouse, warm };
+    const results: BenchResults = { date: new Date().toISOString(), throttling: THROTTLING, machine: machine(), lighthouseRuns: LIGHTHOUSE_RUNS, firstRender, lighthouse, warm };
 
     mkdirSync(OUT_DIR, { recursive: true });
-    writeFileSync(join(OUT_DIR, 'bench.json'), `${JSON.stringify(results, null, 2)}\n`);
-    writeFileSync(join(OUT_DIR, 'bench.md'), markdown(results));
+    const suffix = THROTTLING === 'devtools' ? '-devtools' : '';
+    writeFileSync(join(OUT_DIR, `bench${suffix}.json`), `${JSON.stringify(results, null, 2)}\n`);
+    writeFileSync(join(OUT_DIR, `bench${suffix}.md`), markdown(results));
     console.log('');
     console.table(tableRows(results));
-    console.log(`\n${markdown(results)}\nWritten: bench-results/bench.json, bench-results/bench.md`);
+    console.log(`\n${markdown(results)}\nWritten: bench-results/bench${suffix}.json, bench-results/bench${suffix}.md`);
   } finally {
     await globalTeardown();
   }

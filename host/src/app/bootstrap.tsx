@@ -22,14 +22,23 @@ import { remoteForPath } from './routes';
 export async function boot(root: HTMLElement, configResponse: Promise<Response>, runtime: FederationRuntime): Promise<void> {
   const config = await readRuntimeConfig(configResponse);
 
+  // A remote's texts live beside its entry: <entry's folder>/assets/i18n/{lang}.json.
+  const textsBase = (entryUrl: string) => new URL('.', new URL(entryUrl, window.location.href)).href;
+  const firstRemote = remoteForPath(window.location.pathname);
   const storageReady = createStorage();
-  const i18nReady = storageReady.then((storage) => createI18n({ storage, defaultLanguage: config.defaultLanguage }));
+  const i18nReady = storageReady.then((storage) =>
+    createI18n({
+      storage,
+      defaultLanguage: config.defaultLanguage,
+      // The first screen's texts come with the host's, not a round trip later.
+      namespaces: firstRemote ? { [firstRemote]: textsBase(config.remotes[firstRemote]) } : {},
+    }),
+  );
   const remoteScreens = createRemoteScreens({
     runtime,
     entries: config.remotes,
-    loadTexts: async (namespace, entryUrl) => (await i18nReady).loadNamespace(namespace, new URL('.', new URL(entryUrl, window.location.href)).href),
+    loadTexts: async (namespace, entryUrl) => (await i18nReady).loadNamespace(namespace, textsBase(entryUrl)),
   });
-  const firstRemote = remoteForPath(window.location.pathname);
   // Failures surface on the route's own error screen; here they only must not be unhandled.
   if (firstRemote) remoteScreens.load(firstRemote).catch(() => undefined);
 

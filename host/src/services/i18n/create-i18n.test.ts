@@ -10,12 +10,13 @@ const introFr = { headline: 'Une carte cadeau vraiment spéciale', getStarted: '
 
 /** What the fake server answers, by URL; anything else is a 404. */
 let files: Record<string, unknown>;
-const fetchMock = jest.fn(async (url: string) => {
+const serveFiles = async (url: string) => {
   const body = files[url];
   return body === undefined
     ? { ok: false, status: 404, statusText: 'Not Found', text: async () => '' }
     : { ok: true, status: 200, statusText: 'OK', text: async () => JSON.stringify(body) };
-});
+};
+const fetchMock = jest.fn(serveFiles);
 const fetchedUrls = () => fetchMock.mock.calls.map(([url]) => url);
 
 let createI18n: typeof CreateI18nModule.createI18n;
@@ -33,6 +34,7 @@ afterAll(() => {
 
 beforeEach(() => {
   fetchMock.mockClear();
+  fetchMock.mockImplementation(serveFiles);
   files = { '/assets/i18n/en.json': en, '/assets/i18n/fr.json': fr, '/assets/i18n/ar.json': ar };
   document.documentElement.removeAttribute('lang');
   document.documentElement.removeAttribute('dir');
@@ -122,6 +124,26 @@ describe('createI18n', () => {
     expect(fetchedUrls()).toContain('https://intro.example/assets/i18n/ar.json');
     expect(fetchedUrls()).toContain('/assets/i18n/ar.json');
     expect(i18n.instance.t('headline', { ns: 'intro' })).toBe('عنوان');
+  });
+
+  it("loads the first screen's namespace together with the host's, in one round of requests", async () => {
+    files['https://intro.example/assets/i18n/en.json'] = introEn;
+    let answer: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (answer = resolve));
+    // Hold every answer: both files must be asked for before either arrives.
+    fetchMock.mockImplementation(async (url: string) => {
+      await gate;
+      return serveFiles(url);
+    });
+    const ready = createI18n({ storage: createMemoryStorage(), defaultLanguage: 'en', browserLanguages: ['en'], namespaces: { intro: 'https://intro.example' } });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(fetchedUrls().sort()).toEqual(['/assets/i18n/en.json', 'https://intro.example/assets/i18n/en.json']);
+    answer();
+    const i18n = await ready;
+    fetchMock.mockClear();
+    await i18n.loadNamespace('intro', 'https://intro.example'); // already there: no request
+    expect(fetchedUrls()).toEqual([]);
+    expect(i18n.instance.t('headline', { ns: 'intro' })).toBe(introEn.headline);
   });
 
   it('keeps a base URL that already ends with a slash as it is', async () => {
