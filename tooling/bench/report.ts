@@ -33,7 +33,8 @@ export const median = (values: readonly number[]) => {
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 const ms = (value: number) => `${Math.round(value)} ms`;
-const ratio = (a: number, b: number) => (b === 0 ? (a === 0 ? '1.00' : '∞') : (a / b).toFixed(2));
+// Below 1 (e.g. 0-1 ms of blocking time) a ratio says nothing.
+const ratio = (a: number, b: number) => (b < 1 ? '–' : (a / b).toFixed(2));
 const spread = (values: readonly number[], format: (value: number) => string) =>
   values.length > 1 ? `${format(median(values))} (${format(Math.min(...values))}–${format(Math.max(...values))})` : format(values[0] ?? Number.NaN);
 
