@@ -67,7 +67,8 @@ export async function measureFirstRender(browser: Browser, url: string): Promise
     await page.goto(url);
     await page.locator('html[data-preloaded="true"]').waitFor({ timeout: 30_000 });
     await page.waitForLoadState('networkidle');
-    const firstScreenAt = await page.evaluate(() => (window as unknown as { __firstScreenAt: number }).__firstScreenAt);
+    const firstScreenAt = await page.evaluate(() => (window as unknown as { __firstScreenAt?: number }).__firstScreenAt);
+    if (typeof firstScreenAt !== 'number') throw new Error(`${url}: no screen title ever appeared, so there is no first render to measure`);
     const afterPreload = (await recorder.settled()).filter((r) => !isBrowserOwn(r));
     const requests = afterPreload.filter((r) => r.sentAt <= firstScreenAt);
     return { requests, jsBytes: scriptBytes(requests), afterPreload, errors };
