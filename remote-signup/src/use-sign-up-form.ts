@@ -1,6 +1,5 @@
-import { formatCardCode,
+import {
   isHttpError,
-  SIGN_UP_FIELDS,
   SIGN_UP_RESULT_STORAGE_KEY,
   useHttp,
   useNavigation,
@@ -8,12 +7,11 @@ import { formatCardCode,
   useShellLocation,
   useStorage,
   useTranslation,
-  validateSignUp,
-  validateSignUpField,
   type SignUpErrors,
   type SignUpField,
   type SignUpResult,
 } from '@special-gift/shared';
+import { formatCardCode, SIGN_UP_FIELDS, validateSignUp, validateSignUpField } from '@special-gift/shared/validation';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { createIdempotencyKey } from './create-idempotency-key';
 import { clearDraft, readDraft, writeDraft } from './sign-up-draft';

@@ -13,4 +13,7 @@ export * from './react/shell-context';
 export * from './react/use-translation';
 export * from './ui';
 export * from './http';
-export * from './validation';
+// The sign-up rules' types only: the rules themselves are pure functions imported from
+// '@special-gift/shared/validation', which is not a federated share, so they are bundled (and
+// tree-shaken) where they are used instead of riding in every page's shared contract.
+export type { SignUp, SignUpErrorCode, SignUpErrors, SignUpField, SignUpInput, SignUpValidationResult } from './validation';
