@@ -23,7 +23,7 @@ export interface FirstRender {
 }
 
 /** Collects every finished request of the page; `settled()` resolves with all of them so far. */
-export function recordRequests(page: Page): { settled: () => Promise<RequestRecord[]> } {
+function recordRequests(page: Page): { settled: () => Promise<RequestRecord[]> } {
   const pending: Array<Promise<RequestRecord>> = [];
   page.on('requestfinished', (request) => {
     pending.push(
@@ -46,7 +46,7 @@ async function stampFirstScreen(page: Page): Promise<void> {
   });
 }
 
-export const isBrowserOwn = (record: RequestRecord) => /\/favicon\.(svg|ico)$/.test(record.url);
+const isBrowserOwn = (record: RequestRecord) => /\/favicon\.(svg|ico)$/.test(record.url);
 export const scriptBytes = (records: readonly RequestRecord[]) => records.filter((r) => r.resourceType === 'script').reduce((sum, r) => sum + r.bodyBytes, 0);
 
 /**

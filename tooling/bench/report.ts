@@ -1,4 +1,4 @@
-import type { FirstRender } from './first-render';
+import { scriptBytes, type FirstRender } from './first-render';
 import type { LighthouseRun } from './lighthouse-runs';
 import type { WarmPath } from './warm-path';
 
@@ -51,7 +51,7 @@ export function tableRows(results: BenchResults): Row[] {
     both(`${path} JS for the first screen (gzip, as transferred)`, (v) => kb(js(v)), `×${ratio(js('federated'), js('monolith'))}${target}`);
     both(`${path} requests before the first screen`, (v) => String(requests(v)), `+${requests('federated') - requests('monolith')}${path === '/' ? ' (target ≤ +3)' : ''}`);
   }
-  const preloadJs = (variant: Variant) => results.firstRender[variant]['/'].afterPreload.filter((r) => r.resourceType === 'script').reduce((sum, r) => sum + r.bodyBytes, 0);
+  const preloadJs = (variant: Variant) => scriptBytes(results.firstRender[variant]['/'].afterPreload);
   both('/ all JS once every screen is preloaded', (v) => kb(preloadJs(v)), `×${ratio(preloadJs('federated'), preloadJs('monolith'))}`);
 
   for (const path of PATHS) {
