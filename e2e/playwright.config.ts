@@ -1,5 +1,6 @@
 import { defineConfig, devices } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../tooling/chromium';
+import { HOST_URL } from './support/topology';
 
 export default defineConfig({
   testDir: './tests',
@@ -9,14 +10,14 @@ export default defineConfig({
   retries: 0,
   timeout: 45_000,
   expect: { timeout: 10_000 },
-  reporter: process.env.CI ? [['list']] : [['list']],
+  reporter: [['list']],
   globalSetup: './support/global-setup.ts',
   globalTeardown: './support/global-teardown.ts',
   outputDir: '../test-results',
   use: {
     ...devices['Pixel 7'],
     browserName: 'chromium',
-    baseURL: 'http://localhost:4300',
+    baseURL: HOST_URL,
     launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
     trace: 'retain-on-failure',
   },

@@ -4,8 +4,18 @@ import { REPO_ROOT, type Topology } from '../../tooling/serve/local-topology';
 /**
  * The e2e suite's own ports, so it never collides with a running `npm run serve`. `monolith` serves
  * the benchmark's baseline build (tooling/bench/monolith), which the bytes budget is measured against.
+ * E2E_PORT_BASE moves the whole block (default 4300) so two checkouts can run the suite at once.
  */
-export const E2E_PORTS: Topology & { monolith: number } = { host: 4300, intro: 4301, signup: 4302, thankyou: 4303, api: 4304, monolith: 4305 };
+const PORT_BASE = Number(process.env.E2E_PORT_BASE ?? 4300);
+if (!Number.isInteger(PORT_BASE) || PORT_BASE < 1024 || PORT_BASE > 65_000) throw new Error(`E2E_PORT_BASE must be a port number, got "${process.env.E2E_PORT_BASE}"`);
+export const E2E_PORTS: Topology & { monolith: number } = {
+  host: PORT_BASE,
+  intro: PORT_BASE + 1,
+  signup: PORT_BASE + 2,
+  thankyou: PORT_BASE + 3,
+  api: PORT_BASE + 4,
+  monolith: PORT_BASE + 5,
+};
 export const HOST_URL = `http://localhost:${E2E_PORTS.host}`;
 export const MONOLITH_URL = `http://localhost:${E2E_PORTS.monolith}`;
 export const API_URL = `http://127.0.0.1:${E2E_PORTS.api}`;
