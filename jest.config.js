@@ -16,8 +16,6 @@ const common = (name) => ({
   rootDir: `<rootDir>/${name}`,
   testMatch: ['<rootDir>/src/**/*.test.{ts,tsx}'],
   transform: { '^.+\\.[cm]?[jt]sx?$': swc },
-  // i18next-http-backend ships ESM only.
-  transformIgnorePatterns: ['/node_modules/(?!i18next-http-backend/)'],
   moduleNameMapper: { '\\.css$': '<rootDir>/../tooling/jest/style-stub.js' },
 });
 

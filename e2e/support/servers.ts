@@ -30,7 +30,7 @@ function portOpen(port: number): Promise<boolean> {
   });
 }
 
-async function waitForPort(port: number, open: boolean, timeoutMs = 20_000): Promise<void> {
+async function waitForPort(port: number, open: boolean, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if ((await portOpen(port)) === open) return;

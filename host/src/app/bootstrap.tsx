@@ -37,7 +37,7 @@ export async function boot(root: HTMLElement, configResponse: Promise<Response>,
   const remoteScreens = createRemoteScreens({
     runtime,
     entries: config.remotes,
-    loadTexts: async (namespace, entryUrl) => (await i18nReady).loadNamespace(namespace, textsBase(entryUrl)),
+    loadTexts: async (namespace, entryUrl, { fresh }) => (await i18nReady).loadNamespace(namespace, textsBase(entryUrl), { fresh }),
   });
   // Failures surface on the route's own error screen; here they only must not be unhandled.
   if (firstRemote) remoteScreens.load(firstRemote).catch(() => undefined);

@@ -1,12 +1,12 @@
 import { CONTRACT_VERSION, type RemoteScreenModule } from '@special-gift/shared';
 import { createTestShell, renderWithShell, type TestShell } from '@special-gift/shared/testing';
-import { act, screen } from '@testing-library/react';
+import { act, fireEvent, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import en from '../../../public/assets/i18n/en.json';
 import { HostServicesProvider } from '../../app/host-services';
 import type { RemoteName } from '../../config/runtime-config';
 import { RemoteRoute } from './remote-route';
-import { createRemoteScreens, type RemoteScreens } from './remote-screens';
+import { createRemoteScreens, SLOW_NOTICE_MS, type RemoteScreens } from './remote-screens';
 
 const entries = { intro: '/intro/remoteEntry.js', signup: '/signup/remoteEntry.js', thankyou: '/thankyou/remoteEntry.js' };
 
@@ -21,6 +21,7 @@ function setup() {
     runtime: { registerRemotes: jest.fn(), loadRemote: <T,>(id: string) => loadRemote(id) as Promise<T | null> },
     entries,
     loadTexts: async () => undefined,
+    retryDelayMs: 0,
   });
   const onFirstScreenRendered = jest.fn();
   const shell = createTestShell();
@@ -112,7 +113,7 @@ describe('RemoteRoute', () => {
 
     expect(await screen.findByRole('alert')).toHaveTextContent('This screen couldn’t be loaded');
     expect(screen.getByRole('alert')).toHaveTextContent('We couldn’t reach this part of the app.');
-    expect(context.loadRemote).toHaveBeenCalledTimes(1);
+    expect(context.loadRemote).toHaveBeenCalledTimes(2); // the attempt and its one automatic retry
 
     context.loadRemote.mockResolvedValue(screenModule('Back online'));
     // In act, so the suspended retry resumes when its module arrives (as a browser would).
@@ -121,5 +122,32 @@ describe('RemoteRoute', () => {
     });
     expect(await screen.findByText('Back online')).toBeInTheDocument();
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it(`says a slow load is taking longer after ${SLOW_NOTICE_MS} ms, keeps waiting, and Try again starts a fresh attempt`, async () => {
+    jest.useFakeTimers();
+    try {
+      const context = setup();
+      context.loadRemote.mockReturnValueOnce(new Promise(() => undefined)); // never answers
+      await renderRoute(context);
+      expect(screen.getByRole('status', { busy: true })).toHaveTextContent('Loading…');
+      expect(screen.queryByRole('button', { name: 'Try again' })).not.toBeInTheDocument();
+
+      await act(async () => {
+        await jest.advanceTimersByTimeAsync(SLOW_NOTICE_MS);
+      });
+      expect(screen.getByRole('status', { busy: true })).toHaveTextContent('This is taking longer than usual.');
+      expect(screen.getByRole('button', { name: 'Try again' })).toBeVisible();
+
+      context.loadRemote.mockResolvedValueOnce(screenModule('Fresh attempt'));
+      await act(async () => {
+        fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
+        await jest.advanceTimersByTimeAsync(0);
+      });
+      expect(context.loadRemote).toHaveBeenCalledTimes(2);
+      expect(screen.getByText('Fresh attempt')).toBeInTheDocument();
+    } finally {
+      jest.useRealTimers();
+    }
   });
 });

@@ -1,10 +1,11 @@
-import { StatusView, type RemoteScreenModule } from '@special-gift/shared';
+import { Button, StatusView, type RemoteScreenModule } from '@special-gift/shared';
 import { Suspense, use, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useHostServices } from '../../app/host-services';
 import { useDocumentTitle } from '../../app/use-document-title';
 import type { RemoteName } from '../../config/runtime-config';
 import { RemoteErrorBoundary } from './remote-error-boundary';
+import { SLOW_NOTICE_MS } from './remote-screens';
 
 function RemoteScreen({ loading }: { loading: Promise<RemoteScreenModule> }) {
   const { onFirstScreenRendered } = useHostServices();
@@ -15,11 +16,27 @@ function RemoteScreen({ loading }: { loading: Promise<RemoteScreenModule> }) {
   return <Screen />;
 }
 
-function ScreenLoading() {
+/** The loading state; past SLOW_NOTICE_MS it says the wait is unusual and offers a fresh attempt, while still waiting. */
+function ScreenLoading({ onRetry }: { onRetry: () => void }) {
   const { t } = useTranslation();
+  const [slow, setSlow] = useState(false);
+  useEffect(() => {
+    const timer = setTimeout(() => setSlow(true), SLOW_NOTICE_MS);
+    return () => clearTimeout(timer);
+  }, []);
   return (
     <main className="sg-page__content">
-      <StatusView title={t('loading')} busy role="status" />
+      {slow ? (
+        <StatusView
+          title={t('slowLoading.title')}
+          message={t('slowLoading.message')}
+          busy
+          role="status"
+          action={<Button onClick={onRetry}>{t('actions.tryAgain')}</Button>}
+        />
+      ) : (
+        <StatusView title={t('loading')} busy role="status" />
+      )}
     </main>
   );
 }
@@ -41,13 +58,13 @@ function RemoteRouteAttempts({ name, titleKey }: RemoteRouteProps) {
   useDocumentTitle(t(titleKey));
   const { remoteScreens } = useHostServices();
   // One load per attempt, held here (this component stays mounted while the screen suspends), so a
-  // failure shows the error screen once instead of re-rendering into a new load. Try again starts
-  // a new attempt; the failed load is not cached, so it really fetches again.
+  // failure shows the error screen once instead of re-rendering into a new load. Try again (on the
+  // error screen, or while a slow load is still under way) starts a fresh attempt at once.
   const [attempt, setAttempt] = useState(() => ({ key: 0, loading: remoteScreens.load(name) }));
-  const retry = () => setAttempt((current) => ({ key: current.key + 1, loading: remoteScreens.load(name) }));
+  const retry = () => setAttempt((current) => ({ key: current.key + 1, loading: remoteScreens.retry(name) }));
   return (
     <RemoteErrorBoundary key={attempt.key} remote={name} onRetry={retry}>
-      <Suspense fallback={<ScreenLoading />}>
+      <Suspense fallback={<ScreenLoading onRetry={retry} />}>
         <RemoteScreen loading={attempt.loading} />
       </Suspense>
     </RemoteErrorBoundary>

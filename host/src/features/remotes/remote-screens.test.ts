@@ -20,12 +20,12 @@ const screenModule = (namespace: string, contractVersion = CONTRACT_VERSION): Re
   meta: { contractVersion, namespace },
 });
 
-function setup(options: { timeoutMs?: number } = {}) {
+function setup(options: { timeoutMs?: number; retryDelayMs?: number } = {}) {
   const registerRemotes = jest.fn<void, Parameters<FederationRuntime['registerRemotes']>>();
   const loadRemote = jest.fn<Promise<unknown>, [id: string]>(async (id) => screenModule(id.split('/')[0] ?? ''));
   const runtime: FederationRuntime = { registerRemotes, loadRemote: <T,>(id: string) => loadRemote(id) as Promise<T | null> };
-  const loadTexts = jest.fn<Promise<unknown>, [namespace: string, entryUrl: string]>(async () => undefined);
-  const screens = createRemoteScreens({ runtime, entries, loadTexts, ...options });
+  const loadTexts = jest.fn<Promise<unknown>, [namespace: string, entryUrl: string, options: { fresh: boolean }]>(async () => undefined);
+  const screens = createRemoteScreens({ runtime, entries, loadTexts, retryDelayMs: 0, ...options });
   return { screens, registerRemotes, loadRemote, loadTexts };
 }
 
@@ -58,7 +58,7 @@ describe('createRemoteScreens', () => {
     const { screens, loadRemote, loadTexts } = setup();
     const module = await screens.load('signup');
     expect(loadRemote).toHaveBeenCalledWith('signup/Screen');
-    expect(loadTexts.mock.calls).toEqual([['signup', entries.signup]]);
+    expect(loadTexts.mock.calls).toEqual([['signup', entries.signup, { fresh: false }]]);
     expect(module.meta.namespace).toBe('signup');
   });
 
@@ -68,7 +68,7 @@ describe('createRemoteScreens', () => {
     loadRemote.mockImplementationOnce(() => new Promise((resolve) => (codeLoaded = resolve)));
     const loading = screens.load('intro');
     await settle();
-    expect(loadTexts).toHaveBeenCalledWith('intro', entries.intro);
+    expect(loadTexts).toHaveBeenCalledWith('intro', entries.intro, { fresh: false });
     codeLoaded(screenModule('intro'));
     await loading;
     expect(loadTexts).toHaveBeenCalledTimes(1);
@@ -79,8 +79,8 @@ describe('createRemoteScreens', () => {
     loadRemote.mockResolvedValueOnce(screenModule('welcome'));
     await screens.load('intro');
     expect(loadTexts.mock.calls).toEqual([
-      ['intro', entries.intro],
-      ['welcome', entries.intro],
+      ['intro', entries.intro, { fresh: false }],
+      ['welcome', entries.intro, { fresh: false }],
     ]);
   });
 
@@ -117,20 +117,64 @@ describe('createRemoteScreens', () => {
 
   it("reports a runtime that answers null as 'unavailable'", async () => {
     const { screens, loadRemote } = setup();
-    loadRemote.mockResolvedValueOnce(null);
+    loadRemote.mockResolvedValue(null);
     const error = await loadFailure(screens.load('thankyou'));
     expect(error.reason).toBe('unavailable');
     expect(error.remote).toBe('thankyou');
   });
 
-  it("reports a runtime that throws as 'unavailable', keeping the cause", async () => {
-    const { screens, loadRemote, loadTexts } = setup();
+  it("reports a runtime that keeps throwing as 'unavailable', keeping the cause, after one automatic retry", async () => {
+    const { screens, loadRemote, loadTexts, registerRemotes } = setup();
     const cause = new Error('ScriptExternalLoadError');
-    loadRemote.mockRejectedValueOnce(cause);
+    loadRemote.mockRejectedValue(cause);
     const error = await loadFailure(screens.load('intro'));
     expect(error.reason).toBe('unavailable');
     expect(error.cause).toBe(cause);
-    expect(loadTexts.mock.calls).toEqual([['intro', entries.intro]]); // only the one started with the code
+    expect(loadRemote).toHaveBeenCalledTimes(2);
+    // The retry starts from a clean runtime entry under a new URL, so nothing of the failed load is reused.
+    expect(registerRemotes).toHaveBeenLastCalledWith([{ name: 'intro', entry: `${entries.intro}?attempt=1` }], { force: true });
+    expect(loadTexts.mock.calls).toEqual([
+      ['intro', entries.intro, { fresh: false }],
+      ['intro', entries.intro, { fresh: false }],
+    ]);
+  });
+
+  it('rides out a single transient failure: the automatic retry succeeds', async () => {
+    const { screens, loadRemote } = setup();
+    loadRemote.mockRejectedValueOnce(new Error('502 from a rolling deploy'));
+    await expect(screens.load('signup')).resolves.toMatchObject({ meta: { namespace: 'signup' } });
+    expect(loadRemote).toHaveBeenCalledTimes(2);
+  });
+
+  it("reports texts that cannot be loaded as 'unavailable' (the screen would show no words)", async () => {
+    const { screens, loadTexts } = setup();
+    const cause = new Error('every texts file failed');
+    loadTexts.mockRejectedValue(cause);
+    const error = await loadFailure(screens.load('thankyou'));
+    expect(error.reason).toBe('unavailable');
+    expect(error.cause).toBe(cause);
+  });
+
+  it("a failing remote's retry never holds another remote's load", async () => {
+    const { screens, loadRemote } = setup({ retryDelayMs: 60_000 });
+    loadRemote.mockImplementation(async (id) => (id === 'signup/Screen' ? Promise.reject(new Error('down')) : screenModule(id.split('/')[0] ?? '')));
+    const signup = screens.load('signup');
+    signup.catch(() => undefined);
+    await expect(screens.load('intro')).resolves.toMatchObject({ meta: { namespace: 'intro' } });
+    await expect(screens.load('thankyou')).resolves.toMatchObject({ meta: { namespace: 'thankyou' } });
+  });
+
+  it("retry() starts a fresh attempt at once while one is still in flight: new entry URL, fresh texts", async () => {
+    const { screens, loadRemote, loadTexts, registerRemotes } = setup();
+    loadRemote.mockReturnValueOnce(new Promise(() => undefined)); // a server that never answers
+    const stuck = screens.load('signup');
+    await settle();
+    const fresh = screens.retry('signup');
+    expect(fresh).not.toBe(stuck);
+    expect(registerRemotes).toHaveBeenLastCalledWith([{ name: 'signup', entry: `${entries.signup}?attempt=1` }], { force: true });
+    await expect(fresh).resolves.toMatchObject({ meta: { namespace: 'signup' } });
+    expect(loadTexts).toHaveBeenLastCalledWith('signup', entries.signup, { fresh: true });
+    expect(screens.load('signup')).toBe(fresh); // later loads use the fresh attempt, not the stuck one
   });
 
   it.each([
@@ -143,25 +187,26 @@ describe('createRemoteScreens', () => {
     loadRemote.mockResolvedValueOnce(module);
     const error = await loadFailure(screens.load('intro'));
     expect(error.reason).toBe('incompatible');
-    expect(loadTexts.mock.calls).toEqual([['intro', entries.intro]]); // only the one started with the code
+    expect(loadRemote).toHaveBeenCalledTimes(1); // not retried: the same build would come back
+    expect(loadTexts.mock.calls).toEqual([['intro', entries.intro, { fresh: false }]]); // only the one started with the code
   });
 
   it('re-registers a failed remote with force on the next load, and then succeeds', async () => {
     const { screens, registerRemotes, loadRemote } = setup();
-    loadRemote.mockRejectedValueOnce(new Error('offline'));
+    loadRemote.mockRejectedValueOnce(new Error('offline')).mockRejectedValueOnce(new Error('still offline'));
     await loadFailure(screens.load('signup'));
     await settle();
-    expect(registerRemotes).toHaveBeenCalledTimes(1);
+    expect(registerRemotes).toHaveBeenCalledTimes(2); // created, then the automatic retry
 
     const module = await screens.load('signup');
-    expect(registerRemotes).toHaveBeenCalledTimes(2);
-    expect(registerRemotes).toHaveBeenLastCalledWith([{ name: 'signup', entry: entries.signup }], { force: true });
-    expect(loadRemote).toHaveBeenCalledTimes(2);
+    expect(registerRemotes).toHaveBeenCalledTimes(3);
+    expect(registerRemotes).toHaveBeenLastCalledWith([{ name: 'signup', entry: `${entries.signup}?attempt=2` }], { force: true });
+    expect(loadRemote).toHaveBeenCalledTimes(3);
     expect(fulfilledValue(screens.load('signup'))).toBe(module);
 
     // A success is not re-registered again.
     await screens.load('signup');
-    expect(registerRemotes).toHaveBeenCalledTimes(2);
+    expect(registerRemotes).toHaveBeenCalledTimes(3);
   });
 
   describe('timeout', () => {
@@ -191,7 +236,7 @@ describe('createRemoteScreens', () => {
       await expect(loadFailure(attempt)).resolves.toMatchObject({ reason: 'timeout' });
 
       await expect(screens.load('thankyou')).resolves.toMatchObject({ meta: { namespace: 'thankyou' } });
-      expect(registerRemotes).toHaveBeenLastCalledWith([{ name: 'thankyou', entry: entries.thankyou }], { force: true });
+      expect(registerRemotes).toHaveBeenLastCalledWith([{ name: 'thankyou', entry: `${entries.thankyou}?attempt=1` }], { force: true });
     });
 
     it('leaves no timer behind after a load that finished in time', async () => {

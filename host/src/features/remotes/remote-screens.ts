@@ -11,25 +11,43 @@ export interface FederationRuntime {
 export interface RemoteScreensOptions {
   runtime: FederationRuntime;
   entries: Readonly<Record<RemoteName, string>>;
-  /** Loads the remote's translations for the current language before the screen renders. */
-  loadTexts: (namespace: string, entryUrl: string) => Promise<unknown>;
-  /** How long one attempt may take before it counts as failed. */
+  /**
+   * Loads the remote's translations for the current language before the screen renders; `fresh`
+   * asks for new requests rather than joining ones in flight (the user's Try again).
+   */
+  loadTexts: (namespace: string, entryUrl: string, options: { fresh: boolean }) => Promise<unknown>;
+  /** How long one attempt, its automatic retry included, may take before it counts as failed. */
   timeoutMs?: number;
+  /** The pause before the automatic retry of a load that failed outright. */
+  retryDelayMs?: number;
 }
 
 /**
- * A load that takes longer than this is reported as failed: long enough for a slow phone network
- * to fetch the entry and the screen chunk, short enough that the user is not left staring.
+ * The bound on one attempt. The screen says it is slow long before (SLOW_NOTICE_MS) and offers
+ * Try again; past this bound a screen of a few tens of KB is not coming, even over a poor mobile
+ * network, and the error screen says so.
  */
 export const DEFAULT_REMOTE_TIMEOUT_MS = 15_000;
 
+/**
+ * When the loading state starts saying "taking longer than usual" (with Try again). A screen
+ * needs about three round trips and 30 KB: about 3 s on a slow 3G link (400 ms RTT, 400 kbit/s).
+ * 5 s is past that and well inside the ~10 s after which people give up on a wait they are not told about.
+ */
+export const SLOW_NOTICE_MS = 5_000;
+
+/** One automatic retry rides out a single 5xx or a dropped connection; the pause lets a restarting server come back. */
+export const DEFAULT_RETRY_DELAY_MS = 600;
+
 export interface RemoteScreens {
   /**
-   * The screen module, loaded once and cached. A failure is not cached: the next call re-registers
-   * the remote (dropping the runtime's cached entry) and tries again, without a page reload.
+   * The screen module, loaded once and cached; a load in flight is joined. A failure is not cached:
+   * the next call starts again, without a page reload.
    */
   load(name: RemoteName): Promise<RemoteScreenModule>;
-  /** Loads every remote's code and texts; failures are logged, never thrown. */
+  /** The user's Try again: a new attempt at once, whatever the one in flight is doing. */
+  retry(name: RemoteName): Promise<RemoteScreenModule>;
+  /** Loads every remote's code and texts, each on its own; failures are logged, never thrown. */
   preloadAll(): Promise<void>;
 }
 
@@ -41,17 +59,35 @@ function withTimeout<T>(promise: Promise<T>, ms: number, onTimeout: () => Error)
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
 export function createRemoteScreens(options: RemoteScreensOptions): RemoteScreens {
   const timeoutMs = options.timeoutMs ?? DEFAULT_REMOTE_TIMEOUT_MS;
+  const retryDelayMs = options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS;
   const pending = new Map<RemoteName, Promise<RemoteScreenModule>>();
-  const failed = new Set<RemoteName>();
+  /** Remotes whose runtime state may hold a failed or abandoned load, to be reset before the next one. */
+  const stale = new Set<RemoteName>();
+  const resets = new Map<RemoteName, number>();
 
   options.runtime.registerRemotes(REMOTE_NAMES.map((name) => ({ name, entry: options.entries[name] })));
 
-  async function fetchScreen(name: RemoteName): Promise<RemoteScreenModule> {
+  /**
+   * Drops the runtime's cached container and entry for `name`, under a new entry URL: the runtime
+   * and the browser share one load per URL, and a request that never answers would otherwise
+   * hold every later attempt. (The remote's public path ignores the query.)
+   */
+  function reset(name: RemoteName) {
+    const count = (resets.get(name) ?? 0) + 1;
+    resets.set(name, count);
+    const entry = options.entries[name];
+    options.runtime.registerRemotes([{ name, entry: `${entry}${entry.includes('?') ? '&' : '?'}attempt=${count}` }], { force: true });
+    stale.delete(name);
+  }
+
+  async function fetchScreen(name: RemoteName, fresh: boolean): Promise<RemoteScreenModule> {
     // Remotes name their namespace after themselves, so the texts load in parallel with the code
     // instead of after it (one round trip less before the screen shows).
-    const texts = options.loadTexts(name, options.entries[name]);
+    const texts = options.loadTexts(name, options.entries[name], { fresh });
     texts.catch(() => undefined); // awaited below once the module is known to be usable
     let module: unknown;
     try {
@@ -64,19 +100,33 @@ export function createRemoteScreens(options: RemoteScreensOptions): RemoteScreen
     if (!isRemoteScreenModule(module) || module.meta.contractVersion !== CONTRACT_VERSION) {
       throw new RemoteLoadError(name, 'incompatible');
     }
-    await texts;
-    if (module.meta.namespace !== name) await options.loadTexts(module.meta.namespace, options.entries[name]);
+    try {
+      await texts;
+      if (module.meta.namespace !== name) await options.loadTexts(module.meta.namespace, options.entries[name], { fresh });
+    } catch (cause) {
+      throw new RemoteLoadError(name, 'unavailable', { cause });
+    }
     return module;
   }
 
-  function load(name: RemoteName): Promise<RemoteScreenModule> {
-    const existing = pending.get(name);
-    if (existing) return existing;
-    if (failed.delete(name)) {
-      options.runtime.registerRemotes([{ name, entry: options.entries[name] }], { force: true });
+  /** One attempt: a try and, if it failed outright (not incompatible), one more after a short pause. */
+  async function fetchWithRetry(name: RemoteName, fresh: boolean, isCurrent: () => boolean): Promise<RemoteScreenModule> {
+    try {
+      return await fetchScreen(name, fresh);
+    } catch (error) {
+      if (!(error instanceof RemoteLoadError) || error.reason !== 'unavailable') throw error;
+      await sleep(retryDelayMs);
+      if (!isCurrent()) throw error; // the user already started another attempt
+      reset(name);
+      return fetchScreen(name, false);
     }
+  }
+
+  function start(name: RemoteName, fresh: boolean): Promise<RemoteScreenModule> {
+    if (fresh || stale.has(name)) reset(name);
+    const isCurrent = () => pending.get(name) === attempt;
     // Bookkeeping runs inside the chain, so whoever sees the rejection can already load again.
-    const attempt = withTimeout(fetchScreen(name), timeoutMs, () => new RemoteLoadError(name, 'timeout')).then(
+    const attempt: Promise<RemoteScreenModule> = withTimeout(fetchWithRetry(name, fresh, isCurrent), timeoutMs, () => new RemoteLoadError(name, 'timeout')).then(
       (module) => {
         // React's `use()` returns a thenable marked fulfilled at once, without suspending: a
         // preloaded screen renders in the same frame as the navigation.
@@ -84,8 +134,10 @@ export function createRemoteScreens(options: RemoteScreensOptions): RemoteScreen
         return module;
       },
       (error: unknown) => {
-        pending.delete(name);
-        failed.add(name);
+        if (isCurrent()) {
+          pending.delete(name);
+          stale.add(name);
+        }
         throw error;
       },
     );
@@ -95,11 +147,12 @@ export function createRemoteScreens(options: RemoteScreensOptions): RemoteScreen
   }
 
   return {
-    load,
+    load: (name) => pending.get(name) ?? start(name, false),
+    retry: (name) => start(name, true),
     async preloadAll() {
       await Promise.all(
         REMOTE_NAMES.map((name) =>
-          load(name).catch((error: unknown) => {
+          (pending.get(name) ?? start(name, false)).catch((error: unknown) => {
             console.warn(`[preload] ${name} could not be preloaded; it will be retried on navigation.`, error);
           }),
         ),

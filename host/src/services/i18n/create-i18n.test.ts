@@ -23,7 +23,6 @@ let createI18n: typeof CreateI18nModule.createI18n;
 let LANGUAGE_STORAGE_KEY: string;
 
 beforeAll(async () => {
-  // i18next-http-backend picks its fetch when it loads, so the fake must exist first.
   Object.defineProperty(globalThis, 'fetch', { configurable: true, writable: true, value: fetchMock });
   ({ createI18n, LANGUAGE_STORAGE_KEY } = await import('./create-i18n'));
 });
@@ -152,5 +151,69 @@ describe('createI18n', () => {
     await i18n.loadNamespace('intro', 'https://cdn.example/intro/');
     expect(fetchedUrls()).toContain('https://cdn.example/intro/assets/i18n/en.json');
     expect(i18n.instance.t('getStarted', { ns: 'intro' })).toBe('Get started');
+  });
+});
+
+describe('createI18n: each namespace loads and fails on its own', () => {
+  const noRetry = { retryDelaysMs: [] };
+
+  it("a remote whose texts never arrive does not hold back another remote's texts", async () => {
+    files['https://intro.example/assets/i18n/en.json'] = introEn;
+    const i18n = await createI18n({ storage: createMemoryStorage(), defaultLanguage: 'en', browserLanguages: ['en'], texts: noRetry });
+    fetchMock.mockImplementation(async (url: string) => (url.startsWith('https://signup.example/') ? new Promise(() => undefined) : serveFiles(url)));
+
+    const signup = i18n.loadNamespace('signup', 'https://signup.example/');
+    signup.catch(() => undefined);
+    await i18n.loadNamespace('intro', 'https://intro.example/');
+    expect(i18n.instance.t('headline', { ns: 'intro' })).toBe(introEn.headline);
+  });
+
+  it('rejects when neither the language nor English can be had, and loads again on the next call', async () => {
+    const i18n = await createI18n({ storage: createMemoryStorage(), defaultLanguage: 'en', browserLanguages: ['en'], texts: noRetry });
+    await expect(i18n.loadNamespace('intro', 'https://intro.example/')).rejects.toThrow('HTTP 404');
+
+    files['https://intro.example/assets/i18n/en.json'] = introEn;
+    await i18n.loadNamespace('intro', 'https://intro.example/');
+    expect(i18n.instance.t('getStarted', { ns: 'intro' })).toBe('Get started');
+  });
+
+  it('a file failing in the current language falls back to English at once, without raw keys', async () => {
+    files['https://intro.example/assets/i18n/en.json'] = introEn; // no fr.json: 404
+    const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const i18n = await createI18n({ storage: createMemoryStorage({ language: 'fr' }), defaultLanguage: 'en', browserLanguages: [], texts: noRetry });
+    await i18n.loadNamespace('intro', 'https://intro.example/');
+    expect(i18n.current()).toBe('fr');
+    expect(i18n.instance.t('headline', { ns: 'intro' })).toBe(introEn.headline);
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining('"intro" texts in fr'), expect.anything());
+    warn.mockRestore();
+  });
+
+  it('a fresh load does not join a request in flight, and skips the HTTP cache', async () => {
+    const i18n = await createI18n({ storage: createMemoryStorage(), defaultLanguage: 'en', browserLanguages: ['en'], texts: noRetry });
+    fetchMock.mockImplementationOnce(() => new Promise(() => undefined)); // the first request hangs
+    const stuck = i18n.loadNamespace('intro', 'https://intro.example/');
+    stuck.catch(() => undefined);
+    files['https://intro.example/assets/i18n/en.json'] = introEn;
+
+    await i18n.loadNamespace('intro', 'https://intro.example/', { fresh: true });
+    expect(i18n.instance.t('headline', { ns: 'intro' })).toBe(introEn.headline);
+    expect(fetchMock.mock.calls.at(-1)).toEqual(['https://intro.example/assets/i18n/en.json', expect.objectContaining({ cache: 'no-store' })]);
+  });
+
+  it("the host's own texts failing in every language stops start-up (the start-up failure screen says so)", async () => {
+    files = {};
+    await expect(createI18n({ storage: createMemoryStorage(), defaultLanguage: 'en', browserLanguages: ['en'], texts: noRetry })).rejects.toThrow('HTTP 404');
+  });
+
+  it('changeLanguage switches even when one remote has no file in the new language (English stays for it)', async () => {
+    files['https://intro.example/assets/i18n/en.json'] = introEn;
+    const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const i18n = await createI18n({ storage: createMemoryStorage(), defaultLanguage: 'en', browserLanguages: ['en'], texts: noRetry });
+    await i18n.loadNamespace('intro', 'https://intro.example/');
+    await i18n.changeLanguage('fr');
+    expect(i18n.current()).toBe('fr');
+    expect(i18n.instance.t('titles.intro')).toBe(fr.titles.intro);
+    expect(i18n.instance.t('headline', { ns: 'intro' })).toBe(introEn.headline);
+    warn.mockRestore();
   });
 });

@@ -6,9 +6,9 @@ import {
   type ShellI18n,
 } from '@special-gift/shared';
 import i18next, { type i18n as I18nInstance } from 'i18next';
-import HttpBackend from 'i18next-http-backend';
 import { initReactI18next } from 'react-i18next';
 import { chooseLanguage } from './choose-language';
+import { fetchTexts, type FetchTextsOptions } from './fetch-texts';
 
 /** The host's own texts (error screens, not-found, overlay buttons). */
 export const HOST_NAMESPACE = 'common';
@@ -16,8 +16,11 @@ export const LANGUAGE_STORAGE_KEY = 'language';
 
 export interface ShellI18nService extends ShellI18n {
   readonly instance: I18nInstance;
-  /** Makes a remote's namespace loadable from `<baseUrl>assets/i18n/{lang}.json` and loads it. */
-  loadNamespace(namespace: string, baseUrl: string): Promise<void>;
+  /**
+   * Makes a remote's namespace loadable from `<baseUrl>assets/i18n/{lang}.json` and loads it in the
+   * current language (and English, the fallback). Rejects only when neither could be loaded.
+   */
+  loadNamespace(namespace: string, baseUrl: string, options?: { fresh?: boolean }): Promise<void>;
 }
 
 function applyDocumentLanguage(instance: I18nInstance, language: string) {
@@ -25,62 +28,105 @@ function applyDocumentLanguage(instance: I18nInstance, language: string) {
   document.documentElement.dir = instance.dir(language);
 }
 
+const withSlash = (url: string) => (url.endsWith('/') ? url : `${url}/`);
+
 /**
  * The single i18next instance of the app. Each namespace is fetched from the origin that owns it:
  * `common` from the host, every remote's namespace from that remote, so a team changes its texts
  * by deploying only its remote.
+ *
+ * The host fetches the files itself rather than through an i18next backend: i18next loads every
+ * known namespace as one batch and retries a failed file for about 10 s, so one remote's missing
+ * texts would hold back every other screen. Here each namespace loads, fails and retries alone.
  */
 export async function createI18n(options: {
   storage: KeyValueStorage;
   defaultLanguage: Language;
   browserLanguages?: readonly string[];
   /**
-   * Remote namespaces to load together with `common` (namespace -> base URL), e.g. the first
-   * screen's: its texts then arrive in the same round trip instead of one after `common`.
+   * Remote namespaces to start loading together with `common` (namespace -> base URL), e.g. the
+   * first screen's: its texts then arrive in the same round trip instead of one after `common`.
+   * They are not awaited here; `loadNamespace` picks up the request in flight.
    */
   namespaces?: Readonly<Record<string, string>>;
+  texts?: FetchTextsOptions;
 }): Promise<ShellI18nService> {
-  const withSlash = (url: string) => (url.endsWith('/') ? url : `${url}/`);
   const sources = new Map<string, string>([[HOST_NAMESPACE, '/']]);
-  for (const [namespace, baseUrl] of Object.entries(options.namespaces ?? {})) sources.set(namespace, withSlash(baseUrl));
+  /** One request per language and namespace, shared while in flight; a failure is forgotten so a retry fetches again. */
+  const bundles = new Map<string, Promise<void>>();
   const stored = await options.storage.get<string>(LANGUAGE_STORAGE_KEY).catch(() => null);
   const language = chooseLanguage(stored, options.browserLanguages ?? navigator.languages, options.defaultLanguage);
 
   const instance = i18next.createInstance();
   instance.on('languageChanged', (lng) => applyDocumentLanguage(instance, lng));
-  await instance
-    .use(HttpBackend)
-    .use(initReactI18next)
-    .init({
-      lng: language,
-      fallbackLng: FALLBACK_LANGUAGE,
-      supportedLngs: [...SUPPORTED_LANGUAGES],
-      load: 'languageOnly',
-      ns: [...sources.keys()],
-      defaultNS: HOST_NAMESPACE,
-      interpolation: { escapeValue: false }, // React escapes.
-      returnEmptyString: false,
-      // A key missing in every language renders as nothing rather than as a raw key.
-      parseMissingKeyHandler: () => '',
-      backend: {
-        loadPath: (_languages: string[], namespaces: string[]) =>
-          `${sources.get(namespaces[0] ?? HOST_NAMESPACE) ?? '/'}assets/i18n/{{lng}}.json`,
+  await instance.use(initReactI18next).init({
+    lng: language,
+    fallbackLng: FALLBACK_LANGUAGE,
+    supportedLngs: [...SUPPORTED_LANGUAGES],
+    load: 'languageOnly',
+    ns: [HOST_NAMESPACE],
+    defaultNS: HOST_NAMESPACE,
+    resources: {},
+    partialBundledLanguages: true,
+    interpolation: { escapeValue: false }, // React escapes.
+    returnEmptyString: false,
+    // A key missing in every language renders as nothing rather than as a raw key.
+    parseMissingKeyHandler: () => '',
+    // A language's file that arrives after the switch (it was slow) re-renders the screens using it.
+    react: { useSuspense: true, bindI18nStore: 'added' },
+  });
+
+  function loadBundle(lng: Language, namespace: string, fresh = false): Promise<void> {
+    const key = `${lng}|${namespace}`;
+    const existing = fresh && !instance.hasResourceBundle(lng, namespace) ? undefined : bundles.get(key);
+    if (existing) return existing;
+    const url = `${sources.get(namespace) ?? '/'}assets/i18n/${lng}.json`;
+    const loading = fetchTexts(url, { ...options.texts, bypassCache: fresh }).then(
+      (texts) => {
+        instance.addResourceBundle(lng, namespace, texts, true, true);
       },
-      react: { useSuspense: true },
-    });
+      (error: unknown) => {
+        if (bundles.get(key) === loading) bundles.delete(key);
+        throw error;
+      },
+    );
+    bundles.set(key, loading);
+    return loading;
+  }
+
+  /** The namespace in `lng` and in English; either is enough (a key missing in `lng` shows in English). */
+  async function ensureNamespace(namespace: string, lng: Language, fresh = false): Promise<void> {
+    const [wanted, fallback] = await Promise.allSettled([loadBundle(lng, namespace, fresh), loadBundle(FALLBACK_LANGUAGE, namespace, fresh)]);
+    if (wanted.status === 'rejected' && fallback.status === 'rejected') throw wanted.reason;
+    if (wanted.status === 'rejected') console.warn(`[i18n] "${namespace}" texts in ${lng} could not be loaded; showing English.`, wanted.reason);
+  }
+
+  const current = (): Language =>
+    (SUPPORTED_LANGUAGES as readonly string[]).includes(instance.language) ? (instance.language as Language) : FALLBACK_LANGUAGE;
+
+  for (const [namespace, baseUrl] of Object.entries(options.namespaces ?? {})) {
+    sources.set(namespace, withSlash(baseUrl));
+    ensureNamespace(namespace, current()).catch(() => undefined); // reported by whoever awaits loadNamespace
+  }
+  await ensureNamespace(HOST_NAMESPACE, current());
   applyDocumentLanguage(instance, instance.language);
 
   return {
     instance,
     languages: SUPPORTED_LANGUAGES,
-    current: () => (SUPPORTED_LANGUAGES as readonly string[]).includes(instance.language) ? (instance.language as Language) : FALLBACK_LANGUAGE,
+    current,
     async changeLanguage(next) {
+      // Every namespace that has texts now gets them in the new language first, each on its own:
+      // one that fails keeps showing English.
+      const loaded = [...sources.keys()].filter((namespace) => instance.hasResourceBundle(FALLBACK_LANGUAGE, namespace) || instance.hasResourceBundle(current(), namespace));
+      await Promise.allSettled(loaded.map((namespace) => ensureNamespace(namespace, next)));
       await instance.changeLanguage(next);
       await options.storage.set(LANGUAGE_STORAGE_KEY, next);
     },
-    async loadNamespace(namespace, baseUrl) {
+    async loadNamespace(namespace, baseUrl, { fresh = false } = {}) {
       sources.set(namespace, withSlash(baseUrl));
-      await instance.loadNamespaces(namespace);
+      // A fresh load does not join requests in flight (they may never answer); loaded texts stay.
+      await ensureNamespace(namespace, current(), fresh);
     },
   };
 }

@@ -1,0 +1,81 @@
+import type { BrowserContext, Page, Route } from '@playwright/test';
+import { E2E_PORTS } from './topology';
+
+export type RemoteName = 'intro' | 'signup' | 'thankyou';
+export const REMOTE_NAMES: readonly RemoteName[] = ['intro', 'signup', 'thankyou'];
+
+/** Where each remote's screen lives and what shows that it rendered (in English and French). */
+export const SCREENS: Record<RemoteName, { path: string; text: { en: string; fr: string } }> = {
+  intro: { path: '/', text: { en: 'A gift card that feels special', fr: 'Une carte cadeau vraiment spéciale' } },
+  signup: { path: '/sign-up', text: { en: 'Register your card to start using it. It takes about a minute.', fr: 'Enregistrez votre carte pour commencer à l’utiliser. Cela prend environ une minute.' } },
+  thankyou: { path: '/thank-you', text: { en: 'Thank you for signing up!', fr: 'Merci pour votre inscription !' } },
+};
+
+export const remoteOrigin = (remote: RemoteName) => `http://localhost:${E2E_PORTS[remote]}`;
+
+/**
+ * Ways a remote's deployment can fail, each as a route handler on that remote's origin. Requests
+ * the mode does not concern go through to the real nginx.
+ */
+export const FAILURE_MODES = {
+  'connection refused': (route) => route.abort('connectionrefused'),
+  'remoteEntry.js 404': (route) => (isEntry(route) ? route.fulfill({ status: 404, body: 'Not Found' }) : route.continue()),
+  'remoteEntry.js 500': (route) => (isEntry(route) ? route.fulfill({ status: 500, body: 'Internal Server Error' }) : route.continue()),
+  'screen chunk 500': (route) => (isScreenChunk(route, '.js') ? route.fulfill({ status: 500, body: 'Internal Server Error' }) : route.continue()),
+  'screen chunk truncated': async (route) => {
+    if (!isScreenChunk(route, '.js')) return route.continue();
+    const response = await route.fetch();
+    const body = await response.text();
+    return route.fulfill({ response, headers: notCached(response.headers()), body: body.slice(0, Math.floor(body.length / 2)) });
+  },
+  'screen chunk garbage': (route) =>
+    isScreenChunk(route, '.js') ? route.fulfill({ status: 200, contentType: 'text/javascript', body: '<html><body>502 Bad Gateway</body></html>' }) : route.continue(),
+  'screen CSS 500': (route) => (isScreenChunk(route, '.css') ? route.fulfill({ status: 500, body: 'Internal Server Error' }) : route.continue()),
+  'remoteEntry.js registers no container': (route) =>
+    isEntry(route) ? route.fulfill({ status: 200, contentType: 'text/javascript', body: 'window.__notAContainer = true;' }) : route.continue(),
+  'built against another contract major': async (route) => {
+    if (!isScreenChunk(route, '.js')) return route.continue();
+    const response = await route.fetch();
+    return route.fulfill({ response, headers: notCached(response.headers()), body: (await response.text()).replace(/contractVersion:\s*1\b/, 'contractVersion:2') });
+  },
+  'every texts file 500': (route) => (isTexts(route) ? route.fulfill({ status: 500, body: 'Internal Server Error' }) : route.continue()),
+} satisfies Record<string, (route: Route) => Promise<void>>;
+
+export type FailureMode = keyof typeof FAILURE_MODES;
+
+/**
+ * A changed body under the real chunk's URL must not enter the browser's cache as that immutable
+ * file: in production a different build has a different hashed name, and a cut-off download is
+ * never cached.
+ */
+const notCached = (headers: Record<string, string>) => ({ ...headers, 'cache-control': 'no-store' });
+const pathOf = (route: Route) => new URL(route.request().url()).pathname;
+const isEntry = (route: Route) => pathOf(route) === '/remoteEntry.js';
+const isTexts = (route: Route) => pathOf(route).startsWith('/assets/i18n/');
+const isScreenChunk = (route: Route, extension: '.js' | '.css') => /^\/__federation_expose_Screen\.[0-9a-f]+/.test(pathOf(route)) && pathOf(route).endsWith(extension);
+
+/** Makes `remote` fail in `handler`'s way for every page of `target`, until the returned function restores it. */
+export async function breakRemote(target: Page | BrowserContext, remote: RemoteName, handler: (route: Route) => Promise<void>): Promise<() => Promise<void>> {
+  const pattern = `${remoteOrigin(remote)}/**`;
+  await target.route(pattern, handler);
+  return () => target.unroute(pattern, handler);
+}
+
+/**
+ * Milliseconds from `start` until `locator`-like text is visible. Polls at animation-frame rate in
+ * the page, so the figure is not rounded up to Playwright's retry interval.
+ */
+export async function timeUntilVisible(page: Page, text: string, start: () => Promise<unknown>, timeoutMs = 30_000): Promise<number> {
+  const began = Date.now();
+  await start();
+  await page.getByText(text, { exact: true }).first().waitFor({ state: 'visible', timeout: timeoutMs });
+  return Date.now() - began;
+}
+
+/** Errors a page reports that no handler caught: uncaught exceptions and unhandled rejections. */
+export function collectUnhandled(page: Page): string[] {
+  const unhandled: string[] = [];
+  page.on('pageerror', (error) => unhandled.push(`${error.name}: ${error.message}`));
+  page.on('console', (message) => message.type() === 'error' && /Uncaught|Unhandled/i.test(message.text()) && unhandled.push(message.text()));
+  return unhandled;
+}
