@@ -1,8 +1,13 @@
-// Lint for the whole workspace. Dependencies flow one way: shared -> remotes/host; a remote never
-// imports host code or another remote; shared imports no app code.
+// Lint for the whole workspace. Dependencies flow one way: shared -> remotes/host/api; a remote
+// never imports host code or another remote; the host and the API import no remote; shared imports
+// no app code; tooling/ (what the apps build with) imports no app; only bench/ and e2e/ reach into
+// the apps. Inside the host, layers run one way: config, services -> shell -> features -> app.
+// No import cycles anywhere.
 const js = require('@eslint/js');
 const tseslint = require('typescript-eslint');
 const reactHooks = require('eslint-plugin-react-hooks');
+const importX = require('eslint-plugin-import-x');
+const { createTypeScriptImportResolver } = require('eslint-import-resolver-typescript');
 const globals = require('globals');
 
 const appPackages = ['host', 'remote-intro', 'remote-signup', 'remote-thankyou', 'api'];
@@ -46,4 +51,39 @@ module.exports = tseslint.config(
       ],
     },
   })),
+  {
+    plugins: { 'import-x': importX },
+    settings: {
+      // import-x's TypeScript settings (extensions, parser for the files it follows), with the resolver below.
+      'import-x/extensions': importX.flatConfigs.typescript.settings['import-x/extensions'],
+      'import-x/external-module-folders': importX.flatConfigs.typescript.settings['import-x/external-module-folders'],
+      'import-x/parsers': importX.flatConfigs.typescript.settings['import-x/parsers'],
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: ['*/tsconfig.json'], noWarnOnMultipleProjects: true })],
+    },
+    rules: {
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            // The host's layers (bulletproof-react's one-way flow).
+            { target: ['./host/src/config', './host/src/services'], from: ['./host/src/shell', './host/src/features', './host/src/app'], message: 'config/ and services/ are the bottom layer: they import no shell, feature or app code.' },
+            { target: './host/src/config', from: './host/src/services', message: 'config/ is parsed first and depends on nothing of the host.' },
+            { target: './host/src/shell', from: ['./host/src/features', './host/src/app'], message: 'shell/ (services context, document title) sits below features/ and app/.' },
+            { target: './host/src/features', from: './host/src/app', message: 'features/ never import app/: app composes features, not the other way round.' },
+            ...['not-found', 'remotes', 'startup'].map((feature) => ({
+              target: `./host/src/features/${feature}`,
+              from: './host/src/features',
+              except: [`./${feature}`],
+              message: 'A feature imports no other feature; share through shell/ or services/.',
+            })),
+            // Packages.
+            { target: ['./host', './api'], from: ['./remote-intro', './remote-signup', './remote-thankyou'], message: 'Remotes are loaded at runtime through federation, never imported.' },
+            { target: './api', from: ['./host', './remote-intro', './remote-signup', './remote-thankyou'], message: 'The API imports no app; it shares only @special-gift/shared.' },
+            { target: './tooling', from: ['./host', './remote-intro', './remote-signup', './remote-thankyou', './api', './bench', './e2e'], message: 'tooling/ is what the apps build with; it imports no app (bench/ and e2e/ may).' },
+          ],
+        },
+      ],
+    },
+  },
 );

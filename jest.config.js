@@ -30,5 +30,6 @@ module.exports = {
   projects: [
     ...['shared', 'host', 'remote-intro', 'remote-signup', 'remote-thankyou'].map(browserPackage),
     { ...common('api'), testEnvironment: 'node' },
+    { ...common('tooling'), testMatch: ['<rootDir>/**/*.test.ts'], testEnvironment: 'node' },
   ],
 };

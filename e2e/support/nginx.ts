@@ -17,7 +17,7 @@ const DIST: Record<StaticApp, string> = {
   intro: join(REPO_ROOT, 'remote-intro', 'dist'),
   signup: join(REPO_ROOT, 'remote-signup', 'dist'),
   thankyou: join(REPO_ROOT, 'remote-thankyou', 'dist'),
-  monolith: join(REPO_ROOT, 'tooling', 'bench', 'monolith', 'dist'),
+  monolith: join(REPO_ROOT, 'bench', 'monolith', 'dist'),
 };
 export const distOf = (app: StaticApp) => DIST[app];
 

@@ -3,7 +3,7 @@ import { REPO_ROOT, type Topology } from '../../tooling/serve/local-topology';
 
 /**
  * The e2e suite's own ports, so it never collides with a running `npm run serve`. `monolith` serves
- * the benchmark's baseline build (tooling/bench/monolith), which the bytes budget is measured against.
+ * the benchmark's baseline build (bench/monolith), which the bytes budget is measured against.
  * E2E_PORT_BASE moves the whole block (default 4300) so two checkouts can run the suite at once.
  */
 const PORT_BASE = Number(process.env.E2E_PORT_BASE ?? 4300);

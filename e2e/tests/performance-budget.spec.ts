@@ -1,5 +1,5 @@
 import { expect, test } from '../support/fixtures';
-import { measureFirstRender } from '../../tooling/bench/first-render';
+import { measureFirstRender } from '../../bench/first-render';
 import { HOST_URL, MONOLITH_URL } from '../support/topology';
 
 /**

@@ -3,7 +3,7 @@ import type { i18n as I18nInstance } from 'i18next';
 import { I18nextProvider } from 'react-i18next';
 import { RouterProvider } from 'react-router-dom';
 import type { AppRouter } from '../services/navigation/create-navigation';
-import { HostServicesProvider, type HostServices } from './host-services';
+import { HostServicesProvider, type HostServices } from '../shell/host-services';
 
 /** Providers, outermost first: translations, the shell contract for remotes, host services, routes. */
 export function App({ shell, i18n, router, services }: { shell: ShellApi; i18n: I18nInstance; router: AppRouter; services: HostServices }) {

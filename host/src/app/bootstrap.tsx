@@ -3,7 +3,7 @@ import { CONTRACT_VERSION, createHttpClient, createOverlayController, type Shell
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { readRuntimeConfig } from '../config/runtime-config';
-import { createRemoteScreens, type FederationRuntime } from '../features/remotes/remote-screens';
+import { createRemoteScreens, type FederationRuntime } from '../services/remotes/remote-screens';
 
 import { createI18n } from '../services/i18n/create-i18n';
 import { createNavigation } from '../services/navigation/create-navigation';

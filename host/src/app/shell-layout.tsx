@@ -3,7 +3,7 @@ import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation } from 'react-router-dom';
 import { useSwipeBack } from '../services/navigation/use-swipe-back';
-import { useHostServices } from './host-services';
+import { useHostServices } from '../shell/host-services';
 import './shell-layout.css';
 
 /** Moves focus to the new page's title after a navigation, so screen readers announce the page. */

@@ -1,8 +1,8 @@
 import { Button, Page, StatusView, useNavigation } from '@special-gift/shared';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useHostServices } from '../../app/host-services';
-import { useDocumentTitle } from '../../app/use-document-title';
+import { useHostServices } from '../../shell/host-services';
+import { useDocumentTitle } from '../../shell/use-document-title';
 
 /** Any path that is not a screen: say so, and offer the way home. */
 export function NotFoundScreen() {

@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { useState, type ReactNode } from 'react';
 import en from '../../../public/assets/i18n/en.json';
 import { RemoteErrorBoundary } from './remote-error-boundary';
-import { RemoteLoadError } from './remote-load-error';
+import { RemoteLoadError } from '../../services/remotes/remote-load-error';
 
 const resources = { en: { common: en } };
 

@@ -1,6 +1,6 @@
 import { Button, Page, StatusView, useNavigation } from '@special-gift/shared';
 import { useTranslation } from 'react-i18next';
-import { RemoteLoadError } from './remote-load-error';
+import { RemoteLoadError } from '../../services/remotes/remote-load-error';
 
 /** The friendly screen shown instead of a remote that could not load or crashed. */
 export function RemoteErrorView({ error, onRetry }: { error: unknown; onRetry: () => void }) {

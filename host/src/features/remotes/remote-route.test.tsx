@@ -3,10 +3,10 @@ import { createTestShell, renderWithShell, type TestShell } from '@special-gift/
 import { act, fireEvent, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import en from '../../../public/assets/i18n/en.json';
-import { HostServicesProvider } from '../../app/host-services';
+import { HostServicesProvider } from '../../shell/host-services';
 import type { RemoteName } from '../../config/runtime-config';
 import { RemoteRoute } from './remote-route';
-import { createRemoteScreens, SLOW_NOTICE_MS, type RemoteScreens } from './remote-screens';
+import { createRemoteScreens, SLOW_NOTICE_MS, type RemoteScreens } from '../../services/remotes/remote-screens';
 
 const entries = { intro: '/intro/remoteEntry.js', signup: '/signup/remoteEntry.js', thankyou: '/thankyou/remoteEntry.js' };
 

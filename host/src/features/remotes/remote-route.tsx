@@ -1,11 +1,11 @@
 import { Button, StatusView, type RemoteScreenModule } from '@special-gift/shared';
 import { Suspense, use, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useHostServices } from '../../app/host-services';
-import { useDocumentTitle } from '../../app/use-document-title';
+import { useHostServices } from '../../shell/host-services';
+import { useDocumentTitle } from '../../shell/use-document-title';
 import type { RemoteName } from '../../config/runtime-config';
 import { RemoteErrorBoundary } from './remote-error-boundary';
-import { SLOW_NOTICE_MS } from './remote-screens';
+import { SLOW_NOTICE_MS } from '../../services/remotes/remote-screens';
 
 function RemoteScreen({ loading }: { loading: Promise<RemoteScreenModule> }) {
   const { onFirstScreenRendered } = useHostServices();

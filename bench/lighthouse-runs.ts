@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../chromium';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../tooling/chromium';
 
 const run = promisify(execFile);
 
@@ -30,7 +30,7 @@ interface LighthouseReport {
   runtimeError?: { code: string; message: string };
 }
 
-const LIGHTHOUSE = join(__dirname, '..', '..', 'node_modules', '.bin', 'lighthouse');
+const LIGHTHOUSE = join(__dirname, '..', 'node_modules', '.bin', 'lighthouse');
 
 /**
  * `simulate` (the mobile preset's default) models Slow 4G and a 4x slower CPU from one fast load;

@@ -1,6 +1,6 @@
 import { createContext, useContext, type ReactNode } from 'react';
 import type { OverlayController } from '@special-gift/shared';
-import type { RemoteScreens } from '../features/remotes/remote-screens';
+import type { RemoteScreens } from '../services/remotes/remote-screens';
 import type { ShellNavigation } from '../services/navigation/create-navigation';
 
 /** Host-internal services that remotes never see (they get the ShellApi instead). */

@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: the federated production build side by side with a monolith build of the same
- * shell and screens (tooling/bench/monolith), both served by nginx with the images' config.
+ * shell and screens (bench/monolith), both served by nginx with the images' config.
  * - Playwright: what the first screen of `/` and of a deep link to `/sign-up` needs (requests, JS
  *   bytes as transferred), everything up to the end of the preload, and the warm path.
  * - Lighthouse (mobile preset, Debian's Chromium, fresh profile per run), BENCH_RUNS cold runs
@@ -14,11 +14,11 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from '@playwright/test';
-import globalSetup from '../../e2e/support/global-setup';
-import globalTeardown from '../../e2e/support/global-teardown';
-import { HOST_URL, MONOLITH_URL } from '../../e2e/support/topology';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../chromium';
-import { REPO_ROOT } from '../serve/local-topology';
+import globalSetup from '../e2e/support/global-setup';
+import globalTeardown from '../e2e/support/global-teardown';
+import { HOST_URL, MONOLITH_URL } from '../e2e/support/topology';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../tooling/chromium';
+import { REPO_ROOT } from '../tooling/serve/local-topology';
 import { measureFirstRender, type FirstRender } from './first-render';
 import { runLighthouse, THROTTLING, type LighthouseRun } from './lighthouse-runs';
 import { markdown, PATHS, tableRows, VARIANTS, type BenchPath, type BenchResults, type Variant } from './report';

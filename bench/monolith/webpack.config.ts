@@ -3,9 +3,9 @@ import CopyWebpackPlugin from 'copy-webpack-plugin';
 import HtmlWebpackPlugin from 'html-webpack-plugin';
 import MiniCssExtractPlugin from 'mini-css-extract-plugin';
 import type { Configuration } from 'webpack';
-import { sourceRules } from '../../webpack/create-webpack-config';
+import { sourceRules } from '../../tooling/webpack/create-webpack-config';
 
-const repo = join(__dirname, '..', '..', '..');
+const repo = join(__dirname, '..', '..');
 
 /** The monolith baseline: same sources, same loaders and minifier, no ModuleFederationPlugin. */
 const config: Configuration = {

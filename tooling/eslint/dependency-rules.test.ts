@@ -1,0 +1,68 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { REPO_ROOT } from '../serve/local-topology';
+
+/**
+ * The dependency rules of eslint.config.js, each shown to fail on a deliberate violation: probe
+ * files are written into the tree where the violation would live, linted with the real config in
+ * one ESLint run (its own process, as `npm run lint` runs it: ESLint loads its config with a
+ * dynamic import, which Jest's module sandbox refuses), and removed.
+ */
+const PROBE = `lint-probe-${process.pid}`;
+
+const violations = [
+  ['a service importing the app layer', 'host/src/services', "import { App } from '../../app/app';", 'bottom layer'],
+  ['a service importing the shell layer', 'host/src/services', "import { useHostServices } from '../../shell/host-services';", 'bottom layer'],
+  ['config importing a service', 'host/src/config', "import { createStorage } from '../../services/storage/create-storage';", 'depends on nothing'],
+  ['the shell importing a feature', 'host/src/shell', "import { RemoteRoute } from '../../features/remotes/remote-route';", 'below features'],
+  ['a feature importing the app layer', 'host/src/features/remotes', "import { App } from '../../../app/app';", 'never import app'],
+  ['a feature importing another feature', 'host/src/features/not-found', "import { RemoteRoute } from '../../remotes/remote-route';", 'no other feature'],
+  ['the host importing a remote', 'host/src/app', "import { meta } from '../../../../remote-intro/src/exposed-screen';", 'never imported'],
+  ['the API importing an app', 'api/src', "import { boot } from '../../../host/src/app/bootstrap';", 'imports no app'],
+  ['tooling importing the benchmark', 'tooling', "import { measureFirstRender } from '../../bench/first-render';", 'imports no app'],
+] as const;
+
+const probes: Record<string, string> = {
+  ...Object.fromEntries(violations.map(([, where, source], index) => [join(where, PROBE, `violation-${index}.ts`), `${source}\nexport const probe = ${index};\n`])),
+  [join('host/src/services', PROBE, 'cycle-a.ts')]: "import { b } from './cycle-b';\nexport const a = () => b;\n",
+  [join('host/src/services', PROBE, 'cycle-b.ts')]: "import { a } from './cycle-a';\nexport const b = () => a;\n",
+  [join('host/src/features/remotes', PROBE, 'allowed.ts')]:
+    "import { useHostServices } from '../../../shell/host-services';\nimport { RemoteLoadError } from '../../../services/remotes/remote-load-error';\nexport const allowed = [useHostServices, RemoteLoadError];\n",
+};
+
+let messagesByFile: Map<string, string[]>;
+
+beforeAll(() => {
+  for (const [file, text] of Object.entries(probes)) {
+    mkdirSync(join(REPO_ROOT, dirname(file)), { recursive: true });
+    writeFileSync(join(REPO_ROOT, file), text);
+  }
+  const eslint = join(REPO_ROOT, 'node_modules', '.bin', 'eslint');
+  const run = spawnSync(eslint, ['--format', 'json', ...Object.keys(probes)], { cwd: REPO_ROOT, encoding: 'utf8' });
+  if (run.status !== 0 && run.status !== 1) throw new Error(`eslint did not run: ${run.stderr}`);
+  const results = JSON.parse(run.stdout) as Array<{ filePath: string; messages: Array<{ ruleId: string | null; message: string }> }>;
+  messagesByFile = new Map(results.map((result) => [relative(REPO_ROOT, result.filePath), result.messages.map((message) => `${message.ruleId}: ${message.message}`)]));
+}, 120_000);
+
+afterAll(() => {
+  for (const file of Object.keys(probes)) rmSync(join(REPO_ROOT, dirname(file)), { recursive: true, force: true });
+});
+
+describe('dependency rules (eslint.config.js)', () => {
+  it.each(violations.map((violation, index) => [...violation, index] as const))('refuses %s', (_, where, __, message, index) => {
+    expect(messagesByFile.get(join(where, PROBE, `violation-${index}.ts`))).toEqual(
+      expect.arrayContaining([expect.stringMatching(new RegExp(`^import-x/no-restricted-paths: .*${message}`))]),
+    );
+  });
+
+  it('refuses an import cycle', () => {
+    for (const file of ['cycle-a.ts', 'cycle-b.ts']) {
+      expect(messagesByFile.get(join('host/src/services', PROBE, file))).toEqual(['import-x/no-cycle: Dependency cycle detected']);
+    }
+  });
+
+  it('accepts the allowed direction: a feature using the shell and a service', () => {
+    expect(messagesByFile.get(join('host/src/features/remotes', PROBE, 'allowed.ts'))).toEqual([]);
+  });
+});
