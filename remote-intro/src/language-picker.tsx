@@ -1,4 +1,4 @@
-import { useOverlays, useShellI18n, useTranslation, type Language } from '@special-gift/shared';
+import { isCancelRole, useOverlays, useShellI18n, useTranslation, type Language } from '@special-gift/shared';
 
 /** Each language is named in itself, so a reader finds theirs whatever is shown now. */
 const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', fr: 'Français', ar: 'العربية' };
@@ -22,7 +22,7 @@ export function LanguagePicker() {
       ],
     });
     const picked = result.data as Language | undefined;
-    if (result.role !== 'cancel' && result.role !== 'backdrop' && picked && picked !== current) {
+    if (!isCancelRole(result.role) && picked && picked !== current) {
       // The screen switches even if remembering the choice fails; say so rather than fail silently.
       await i18n.changeLanguage(picked).catch((error: unknown) => console.warn('[language] the choice could not be stored', error));
     }

@@ -20,8 +20,6 @@ export interface AppBuildOptions {
   federation: FederationConfig;
   /** Module that boots the page: the host's shell (`src/index.html`), or a remote's dev shell (dev only). */
   entry: string;
-  /** Extra dev-server settings, e.g. the host's API proxy. */
-  devServer?: DevServerConfiguration;
 }
 
 export type WebpackArgv = { mode?: 'production' | 'development' | 'none' };
@@ -130,7 +128,6 @@ export function createWebpackConfig(options: AppBuildOptions) {
         client: { overlay: { warnings: false } },
         // Same-origin API, as in production: the XSRF cookie needs it.
         proxy: [{ context: ['/api'], target: 'http://localhost:3004', pathRewrite: { '^/api': '' } }],
-        ...options.devServer,
       },
     };
   };

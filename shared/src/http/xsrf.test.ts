@@ -1,6 +1,12 @@
 import { needsXsrfHeader, readCookie, XSRF_COOKIE_NAME, XSRF_HEADER_NAME } from './xsrf';
 
+// The same function reads document.cookie in the browser and the Cookie request header in the API.
 describe('readCookie', () => {
+  it('takes the first of duplicate cookies, and needs a "=" to see a value', () => {
+    expect(readCookie('XSRF-TOKEN=first; XSRF-TOKEN=second', 'XSRF-TOKEN')).toBe('first');
+    expect(readCookie('XSRF-TOKEN', 'XSRF-TOKEN')).toBeNull();
+  });
+
   it('finds a cookie among others, ignoring the spaces around its name', () => {
     expect(readCookie('a=1; XSRF-TOKEN=abc123; b=2', 'XSRF-TOKEN')).toBe('abc123');
     expect(readCookie('XSRF-TOKEN=first', 'XSRF-TOKEN')).toBe('first');

@@ -20,5 +20,6 @@ export {
   type TestShell,
   type TestShellOverrides,
 } from './create-test-shell';
+export { rejectionOf } from './rejection-of';
 export { installTopLayerPolyfill, type TopLayer } from '../ui/overlays/test-support';
 export { INVALID_CHECKSUM_TEST_CARD_CODE, makeTestCardCode, VALID_TEST_CARD_CODES } from '../validation/test-card-codes';

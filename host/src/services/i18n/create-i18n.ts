@@ -1,5 +1,6 @@
 import {
   FALLBACK_LANGUAGE,
+  isLanguage,
   SUPPORTED_LANGUAGES,
   type KeyValueStorage,
   type Language,
@@ -101,8 +102,7 @@ export async function createI18n(options: {
     if (wanted.status === 'rejected') console.warn(`[i18n] "${namespace}" texts in ${lng} could not be loaded; showing English.`, wanted.reason);
   }
 
-  const current = (): Language =>
-    (SUPPORTED_LANGUAGES as readonly string[]).includes(instance.language) ? (instance.language as Language) : FALLBACK_LANGUAGE;
+  const current = (): Language => (isLanguage(instance.language) ? instance.language : FALLBACK_LANGUAGE);
 
   for (const [namespace, baseUrl] of Object.entries(options.namespaces ?? {})) {
     sources.set(namespace, withSlash(baseUrl));

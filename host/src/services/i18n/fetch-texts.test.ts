@@ -1,3 +1,4 @@
+import { rejectionOf } from '@special-gift/shared/testing';
 import { fetchTexts, TextsLoadError } from './fetch-texts';
 
 const URL = 'https://signup.example/assets/i18n/en.json';
@@ -14,15 +15,7 @@ function setup(...answers: Array<Response | Error>) {
   return { fetch, sleep, options: { fetch: fetch as unknown as typeof globalThis.fetch, sleep, retryDelaysMs: [250, 750] } };
 }
 
-async function failure(promise: Promise<unknown>): Promise<TextsLoadError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof TextsLoadError) return error;
-    throw error;
-  }
-  throw new Error('expected a failure');
-}
+const failure = (promise: Promise<unknown>) => rejectionOf(promise, TextsLoadError);
 
 describe('fetchTexts', () => {
   it('answers the JSON object of a 200', async () => {

@@ -1,4 +1,5 @@
 import { CONTRACT_VERSION, type RemoteScreenModule } from '@special-gift/shared';
+import { rejectionOf } from '@special-gift/shared/testing';
 import { REMOTE_NAMES, type RemoteName } from '../../config/runtime-config';
 import { RemoteLoadError } from './remote-load-error';
 import { createRemoteScreens, DEFAULT_REMOTE_TIMEOUT_MS, type FederationRuntime } from './remote-screens';
@@ -29,15 +30,7 @@ function setup(options: { timeoutMs?: number; retryDelayMs?: number } = {}) {
   return { screens, registerRemotes, loadRemote, loadTexts };
 }
 
-async function loadFailure(promise: Promise<unknown>): Promise<RemoteLoadError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof RemoteLoadError) return error;
-    throw error;
-  }
-  throw new Error('expected the load to fail');
-}
+const loadFailure = (promise: Promise<unknown>) => rejectionOf(promise, RemoteLoadError);
 
 /** Lets the module's own bookkeeping of a settled attempt run (it is chained on the attempt). */
 const settle = () => new Promise<void>((resolve) => setTimeout(resolve, 0));

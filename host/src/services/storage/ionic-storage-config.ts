@@ -1,12 +1,11 @@
 /**
- * Exactly the old Ionic app's storage settings (@ionic/storage defaults), so we read what it wrote
- * on the same origin: database `_ionicstorage`, store `_ionickv`. `dbKey` only mattered to the
- * Cordova SQLCipher driver; it is kept for fidelity and ignored on the web.
+ * The old Ionic app's storage settings (@ionic/storage defaults), so we read what it wrote on the
+ * same origin: database `_ionicstorage`, store `_ionickv`. (Its `dbKey` only keyed the Cordova
+ * SQLCipher driver, which the web never had.)
  */
 export const IONIC_STORAGE_CONFIG = {
   name: '_ionicstorage',
   storeName: '_ionickv',
-  dbKey: '_ionickey',
 } as const;
 
 /** Ionic's secure-storage driver name; never defined on the web, so localforage skips it. */
