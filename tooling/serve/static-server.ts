@@ -23,10 +23,25 @@ export interface StaticServerOptions {
 const REVALIDATE = /(^|\/)(index\.html|mf-manifest\.json|mf-stats\.json|remoteEntry\.js|config\.json)$|\/assets\/i18n\//;
 const HASHED = /\.[0-9a-f]{8}\.(js|css)$/;
 
-function setCaching(res: Response, path: string) {
-  if (HASHED.test(path)) res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
-  else if (REVALIDATE.test(path)) res.setHeader('Cache-Control', 'no-cache');
-  else res.setHeader('Cache-Control', 'public, max-age=3600');
+/**
+ * The images' nginx rules (deploy/nginx/*.conf.template): hashed files immutable, entry files and
+ * texts revalidated; the host's other files cached an hour, a remote's other files (nothing the
+ * host loads) without caching headers or CORS. e2e/tests/local-serving.spec.ts compares the two.
+ */
+function servedAs(path: string): 'hashed' | 'revalidate' | 'other' {
+  if (HASHED.test(path)) return 'hashed';
+  return REVALIDATE.test(path) ? 'revalidate' : 'other';
+}
+
+function setHeaders(res: Response, path: string, options: StaticServerOptions) {
+  const kind = servedAs(path);
+  if (kind === 'hashed') res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+  else if (kind === 'revalidate') res.setHeader('Cache-Control', 'no-cache');
+  else if (options.spa) res.setHeader('Cache-Control', 'public, max-age=3600');
+  if (options.corsOrigin && kind !== 'other') {
+    res.setHeader('Access-Control-Allow-Origin', options.corsOrigin);
+    res.setHeader('Vary', 'Origin');
+  }
 }
 
 /**
@@ -41,10 +56,9 @@ export async function startStaticServer(options: StaticServerOptions): Promise<S
   app.disable('x-powered-by');
   app.use((req, res, next) => {
     res.setHeader('X-Content-Type-Options', 'nosniff');
-    if (options.corsOrigin) {
+    if (options.corsOrigin && req.method === 'OPTIONS') {
       res.setHeader('Access-Control-Allow-Origin', options.corsOrigin);
-      res.setHeader('Vary', 'Origin');
-      if (req.method === 'OPTIONS') return void res.sendStatus(204);
+      return void res.sendStatus(204);
     }
     next();
   });
@@ -58,7 +72,7 @@ export async function startStaticServer(options: StaticServerOptions): Promise<S
       res.type('application/json').send(body);
     });
   }
-  app.use(express.static(options.root, { index: options.spa ? 'index.html' : false, setHeaders: setCaching, fallthrough: true }));
+  app.use(express.static(options.root, { index: options.spa ? 'index.html' : false, cacheControl: false, setHeaders: (res, path) => setHeaders(res, path, options), fallthrough: true }));
   if (options.spa) {
     const index = readFileSync(join(options.root, 'index.html'));
     // Only page navigations fall back to the app; a missing file stays a 404.
