@@ -1,4 +1,5 @@
-// The public contract of @special-gift/shared. Host and remotes import from here only.
+// The public contract of @special-gift/shared, the one federated share: what remotes may use.
+// The host's implementations are in '@special-gift/shared/host', test helpers in '/testing'.
 export * from './contract/version';
 export * from './contract/config';
 export * from './contract/i18n';
@@ -12,7 +13,6 @@ export * from './contract/sign-up';
 export * from './react/shell-context';
 export * from './react/use-translation';
 export * from './ui';
-export * from './http';
 // The sign-up rules' types only: the rules themselves are pure functions imported from
 // '@special-gift/shared/validation', which is not a federated share, so they are bundled (and
 // tree-shaken) where they are used instead of riding in every page's shared contract.

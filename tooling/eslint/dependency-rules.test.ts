@@ -23,8 +23,17 @@ const violations = [
   ['tooling importing the benchmark', 'tooling', "import { measureFirstRender } from '../../bench/first-render';", 'imports no app'],
 ] as const;
 
+/** Rules of `no-restricted-imports` (package boundaries), checked the same way. */
+const packageViolations = [
+  ['a remote importing the host’s implementations', 'remote-signup/src', "import { createHttpClient } from '@special-gift/shared/host';", 'implementations are the host'],
+  ['a remote importing the router', 'remote-intro/src', "import { useNavigate } from 'react-router-dom';", 'never a router'],
+  ['a remote importing another remote', 'remote-thankyou/src', "import { meta } from '../../../remote-intro/src/exposed-screen';", 'only on @special-gift/shared'],
+  ['shared importing an app', 'shared/src/ui', "import { boot } from '../../../../host/src/app/bootstrap';", 'imports no app code'],
+] as const;
+
 const probes: Record<string, string> = {
   ...Object.fromEntries(violations.map(([, where, source], index) => [join(where, PROBE, `violation-${index}.ts`), `${source}\nexport const probe = ${index};\n`])),
+  ...Object.fromEntries(packageViolations.map(([, where, source], index) => [join(where, PROBE, `package-${index}.ts`), `${source}\nexport const probe = ${index};\n`])),
   [join('host/src/services', PROBE, 'cycle-a.ts')]: "import { b } from './cycle-b';\nexport const a = () => b;\n",
   [join('host/src/services', PROBE, 'cycle-b.ts')]: "import { a } from './cycle-a';\nexport const b = () => a;\n",
   [join('host/src/features/remotes', PROBE, 'allowed.ts')]:
@@ -54,6 +63,10 @@ describe('dependency rules (eslint.config.js)', () => {
     expect(messagesByFile.get(join(where, PROBE, `violation-${index}.ts`))).toEqual(
       expect.arrayContaining([expect.stringMatching(new RegExp(`^import-x/no-restricted-paths: .*${message}`))]),
     );
+  });
+
+  it.each(packageViolations.map((violation, index) => [...violation, index] as const))('refuses %s', (_, where, __, message, index) => {
+    expect(messagesByFile.get(join(where, PROBE, `package-${index}.ts`))).toEqual(expect.arrayContaining([expect.stringMatching(new RegExp(`^no-restricted-imports: .*${message}`))]));
   });
 
   it('refuses an import cycle', () => {

@@ -1,5 +1,6 @@
 import '@special-gift/shared/styles.css';
-import { CONTRACT_VERSION, createHttpClient, createOverlayController, type ShellApi } from '@special-gift/shared';
+import { CONTRACT_VERSION, type ShellApi } from '@special-gift/shared';
+import { createHttpClient, createOverlayController } from '@special-gift/shared/host';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { readRuntimeConfig } from '../config/runtime-config';

@@ -1,4 +1,4 @@
-import { OverlayHost } from '@special-gift/shared';
+import { OverlayHost } from '@special-gift/shared/host';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation } from 'react-router-dom';

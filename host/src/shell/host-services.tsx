@@ -1,5 +1,5 @@
 import { createContext, useContext, type ReactNode } from 'react';
-import type { OverlayController } from '@special-gift/shared';
+import type { OverlayController } from '@special-gift/shared/host';
 import type { RemoteScreens } from '../services/remotes/remote-screens';
 import type { ShellNavigation } from '../services/navigation/create-navigation';
 

@@ -4,4 +4,3 @@ export * from './back-button';
 export * from './text-field';
 export * from './checkbox-field';
 export * from './status-view';
-export * from './overlays';

@@ -1,2 +1,0 @@
-export * from './create-http-client';
-export * from './xsrf';
