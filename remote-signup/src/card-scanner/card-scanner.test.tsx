@@ -92,3 +92,22 @@ describe('CardScanner', () => {
     await waitFor(() => expect(torch).toHaveAttribute('aria-pressed', 'false'));
   });
 });
+
+describe('CardScanner without its decoder', () => {
+  beforeEach(() => {
+    jest.spyOn(HTMLMediaElement.prototype, 'play').mockResolvedValue(undefined);
+  });
+  afterEach(() => jest.restoreAllMocks());
+
+  it('reports a decoder that cannot load (so the user is told to type the code) and releases the camera', async () => {
+    const camera = createFakeCamera();
+    const onDone = jest.fn<void, [CardScanOutcome]>();
+    const { unmount } = renderWithShell(
+      <CardScanner onDone={onDone} onCancel={jest.fn()} environment={camera.environment} createDetector={() => Promise.reject(new Error('ChunkLoadError'))} />,
+      { shell: createTestShell(), resources },
+    );
+    await waitFor(() => expect(onDone).toHaveBeenCalledWith({ kind: 'camera_problem', problem: 'failed' }));
+    unmount();
+    expect(camera.liveTracks()).toBe(0);
+  });
+});

@@ -66,7 +66,11 @@ export function CardScanner({ onDone, onCancel, environment: given, createDetect
     let stopped = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let lastText: string | undefined;
-    void createDetector().then((detector) => {
+    const decoderFailed = () => {
+      // The decoder's chunk did not load (offline, a redeploy): the user types the code instead.
+      if (!stopped) latest.current.onDone({ kind: 'camera_problem', problem: 'failed' });
+    };
+    createDetector().then((detector) => {
       const tick = async () => {
         if (stopped) return;
         const text = video.readyState >= HTMLMediaElement.HAVE_CURRENT_DATA ? await detector.detect(video).catch(() => undefined) : undefined;
@@ -84,7 +88,7 @@ export function CardScanner({ onDone, onCancel, environment: given, createDetect
         timer = setTimeout(() => void tick(), SCAN_INTERVAL_MS);
       };
       void tick();
-    });
+    }, decoderFailed);
     return () => {
       stopped = true;
       clearTimeout(timer);
