@@ -34,3 +34,13 @@ test('the first render of / stays within the federation budget against the monol
   expect(ratio, summary).toBeLessThanOrEqual(BYTES_RATIO_BUDGET);
   expect(federated.requests.length, summary).toBeLessThanOrEqual(monolith.requests.length + EXTRA_REQUESTS_BUDGET);
 });
+
+test('the card scanner is not part of the sign-up screen’s first render nor of the preload', async ({ browser }) => {
+  // Its code (camera view, QR decoder) loads when the user opens it: e2e/tests/card-scanner.spec.ts.
+  const scanner = /\/(card-scanner|qr-decoder)\.[0-9a-f]+\.(js|css)$/;
+  const signUp = await measureFirstRender(browser, `${HOST_URL}/sign-up`);
+  console.log(`first render of /sign-up: ${signUp.jsBytes} B of JS in ${signUp.requests.length} requests, no scanner code`);
+  expect(signUp.errors).toEqual([]);
+  expect(signUp.requests.some((r) => r.url.includes('/__federation_expose_Screen.'))).toBe(true);
+  expect([...signUp.requests, ...signUp.afterPreload].filter((r) => scanner.test(r.url)).map((r) => r.url)).toEqual([]);
+});

@@ -1,6 +1,7 @@
 import { BackButton, Button, CheckboxField, Page, TextField, useOverlays, type SignUpErrorCode, type SignUpField, useTranslation } from '@special-gift/shared';
 import type { FormEvent, MouseEvent } from 'react';
 import { CardCodeHelp } from './card-code-help';
+import { ScanCardButton } from './card-scanner/scan-card-button';
 import { TermsContent } from './terms-content';
 import { useSignUpForm } from './use-sign-up-form';
 import { fieldId } from './sign-up-values';
@@ -65,6 +66,7 @@ export function SignUpScreen() {
               </button>
             }
           />
+          <ScanCardButton cardFieldId={fieldId('cardCode')} nextFieldId={fieldId('acceptedTerms')} onScanned={form.fillCardCode} />
         </fieldset>
         <CheckboxField
           id={fieldId('acceptedTerms')}

@@ -106,6 +106,15 @@ export function useSignUpForm() {
     [setFieldError],
   );
 
+  /** A scanned card code: filled and validated at once, as if typed and left. */
+  const fillCardCode = useCallback(
+    (code: string) => {
+      touched.current.add('cardCode');
+      change('cardCode', code);
+    },
+    [change],
+  );
+
   const blur = useCallback(
     (field: SignUpField) => {
       touched.current.add(field);
@@ -178,5 +187,5 @@ export function useSignUpForm() {
     });
   }, [send]);
 
-  return { values, errors, submitting, ready, change, blur, submit };
+  return { values, errors, submitting, ready, change, fillCardCode, blur, submit };
 }

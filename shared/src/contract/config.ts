@@ -4,7 +4,7 @@ import type { Language } from './i18n';
 export interface ShellConfig {
   /** Base of the product API, e.g. `/api/v1` (same origin, so the XSRF cookie works). */
   readonly apiBase: string;
-  /** Base address of printed-card scan links; a scan link ends on this app with `?card=<code>`. */
+  /** Base address of printed-card scan links: `<base>/<code>`, or a link under it with `?card=<code>` (parseScannedCardCode). */
   readonly cardScanBase: string;
   /** The provider's public site, linked from the thank-you screen. */
   readonly siteBase: string;

@@ -16,3 +16,4 @@ export {
   type SignUpInput,
   type SignUpValidationResult,
 } from './sign-up-types';
+export { parseScannedCardCode, type ScanLinkOptions, type ScannedCardCode, type ScannedCardCodeProblem } from './scanned-card-code';

@@ -1,0 +1,123 @@
+import { Button, useOverlays, useTranslation, type OverlayRole } from '@special-gift/shared';
+import { useEffect, useRef, useState } from 'react';
+import type { CardScanOutcome } from './card-scanner';
+import type { CameraProblem } from './use-camera';
+
+export interface ScanCardButtonProps {
+  /** The field the code goes into; it gets focus when the camera cannot be used. */
+  readonly cardFieldId: string;
+  /** The field after it; it gets focus once a code is read. */
+  readonly nextFieldId: string;
+  /** Fills and validates the card field with a scanned code. */
+  readonly onScanned: (code: string) => void;
+}
+
+const DONE: OverlayRole = 'done';
+const VIBRATION_MS = 60;
+
+/** The scanner's code: its own chunk, fetched when the button is pressed. */
+const loadScanner = () => import(/* webpackChunkName: "card-scanner" */ './card-scanner');
+
+/**
+ * Offered where the browser has a camera API and the device lists a camera, and on pages that are
+ * not secure (the browser hides the camera there; pressing the button explains it needs https).
+ */
+function useCameraOffered(): boolean {
+  const [offered, setOffered] = useState(() => !window.isSecureContext || typeof navigator.mediaDevices?.getUserMedia === 'function');
+  useEffect(() => {
+    if (!offered || !window.isSecureContext || !navigator.mediaDevices.enumerateDevices) return undefined;
+    let live = true;
+    // Before permission the list is anonymous, but each kind of device present is listed.
+    navigator.mediaDevices
+      .enumerateDevices()
+      .then((list) => {
+        if (live && !list.some((device) => device.kind === 'videoinput')) setOffered(false);
+      })
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, [offered]);
+  return offered;
+}
+
+/** Focus after the overlay has closed and given focus back (the dialog must be gone first). */
+function focusSoon(id: string): void {
+  setTimeout(() => document.getElementById(id)?.focus(), 0);
+}
+
+/**
+ * The "Scan card" button beside the card field. The scanner (camera view and QR decoder) is
+ * fetched only when the button is pressed, and shown in the shell's modal.
+ */
+export function ScanCardButton({ cardFieldId, nextFieldId, onScanned }: ScanCardButtonProps) {
+  const { t } = useTranslation('signup');
+  const overlays = useOverlays();
+  const offered = useCameraOffered();
+  const [opening, setOpening] = useState(false);
+  const [cameraProblem, setCameraProblem] = useState<CameraProblem | undefined>(undefined);
+  const dismissScanner = useRef<((data?: unknown, role?: OverlayRole) => void) | undefined>(undefined);
+  const mounted = useRef(true);
+
+  // Leaving the screen closes the scanner, which releases the camera.
+  useEffect(() => {
+    mounted.current = true;
+    return () => {
+      mounted.current = false;
+      dismissScanner.current?.(undefined, 'cancel');
+    };
+  }, []);
+
+  const fail = (problem: CameraProblem) => {
+    setCameraProblem(problem);
+    focusSoon(cardFieldId);
+  };
+
+  const open = async () => {
+    setCameraProblem(undefined);
+    setOpening(true);
+    let scanner: Awaited<ReturnType<typeof loadScanner>>;
+    try {
+      scanner = await loadScanner();
+    } catch {
+      if (mounted.current) fail('failed');
+      return;
+    } finally {
+      if (mounted.current) setOpening(false);
+    }
+    if (!mounted.current) return;
+    const { CardScanner } = scanner;
+    const { role, data } = await overlays.modal({
+      title: t('scanner.title'),
+      render: (dismiss) => {
+        dismissScanner.current = dismiss;
+        return <CardScanner onDone={(outcome) => dismiss(outcome, DONE)} onCancel={() => dismiss(undefined, 'cancel')} />;
+      },
+    });
+    dismissScanner.current = undefined;
+    if (!mounted.current || role !== DONE) return;
+    const outcome = data as CardScanOutcome;
+    if (outcome.kind === 'camera_problem') {
+      fail(outcome.problem);
+      return;
+    }
+    onScanned(outcome.code);
+    navigator.vibrate?.(VIBRATION_MS);
+    focusSoon(nextFieldId);
+    void overlays.toast({ message: t('scanner.filled', { last4: outcome.code.slice(-4) }) });
+  };
+
+  if (!offered) return null;
+  return (
+    <div className="signup__scan">
+      <Button variant="secondary" busy={opening} onClick={() => void open()} aria-describedby={cameraProblem ? `${cardFieldId}-scan-problem` : undefined}>
+        {t('scanner.open')}
+      </Button>
+      {cameraProblem ? (
+        <p id={`${cardFieldId}-scan-problem`} className="signup__scan-problem" role="alert">
+          {t(`scanner.camera.${cameraProblem}`)}
+        </p>
+      ) : null}
+    </div>
+  );
+}
