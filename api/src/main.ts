@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { createApp } from './app';
 import { readConfig } from './config';
+import { exitWithParent } from './exit-with-parent';
 import { purgeExpiredKeys } from './db/idempotency-store';
 import { openDatabase } from './db/open-database';
 import { Lifecycle } from './http/lifecycle';
@@ -11,18 +12,6 @@ import { answerProtocolErrors } from './http/protocol-errors';
 const PURGE_EVERY_MS = 15 * 60_000;
 // Past the grace period, the database gets this long to close before the process exits anyway.
 const CLOSE_DATABASE_MS = 5_000;
-
-/**
- * `--exit-with-parent`: for the development launchers (`npm start`, `npm run serve`). When the
- * process that started this one dies, even by `kill -9`, which it cannot forward, this one shuts
- * down instead of living on as an orphan that holds the port and the data directory.
- */
-function watchParent(onGone: () => void): void {
-  const parent = process.ppid;
-  setInterval(() => {
-    if (process.ppid !== parent) onGone();
-  }, 500).unref();
-}
 
 /** Stops accepting without Node's http close(), which also cuts idle keep-alive connections at once. */
 function stopListening(server: Server): Promise<void> {
@@ -100,7 +89,8 @@ async function main(): Promise<void> {
   };
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
   process.once('SIGINT', () => void shutdown('SIGINT'));
-  if (process.argv.includes('--exit-with-parent')) watchParent(() => void shutdown('parent exited'));
+  // For the development launchers (`npm start`, `npm run serve`): no orphan holding the data directory.
+  exitWithParent(() => void shutdown('parent exited'));
 }
 
 main().catch((error: unknown) => {
