@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { INVALID_CHECKSUM_TEST_CARD_CODE, makeTestCardCode } from '../../../shared/src/validation/test-card-codes';
 import { postSignUp, XSRF_HEADERS } from '../test-support/http-client';
 import { testEngines } from '../test-support/test-databases';
@@ -161,6 +162,47 @@ describe.each(testEngines())('on %s', (engine) => {
 
         const justFits = await postSignUp(server.baseUrl, padded(16 * 1024));
         expect(justFits.status).toBe(201);
+      });
+
+      it('415 for a UTF-16 charset, and for a body that is not valid UTF-8', async () => {
+        const utf16 = await postSignUp(server.baseUrl, validBody(), { headers: { 'content-type': 'application/json; charset=utf-16' } });
+        expect(utf16.status).toBe(415);
+        const latin1 = await postSignUp(server.baseUrl, Buffer.from(JSON.stringify({ ...validBody(), firstName: 'Zoë' }), 'latin1'));
+        expect(latin1.status).toBe(415);
+        expect(((await latin1.json()) as { error: { code: string } }).error.code).toBe('unsupported_media_type');
+      });
+
+      it('422 invalid_characters for a NUL or a direction override in a name, and stores nothing', async () => {
+        const card = freshCard();
+        const response = await postSignUp(server.baseUrl, { ...validBody(card), firstName: 'Ada\u0000', lastName: 'Love\u202elace' });
+        expect(response.status).toBe(422);
+        expect(((await response.json()) as { error: { fields: unknown } }).error.fields).toEqual({ firstName: 'invalid_characters', lastName: 'invalid_characters' });
+        expect(await rowsForCard(card)).toBe(0);
+      });
+
+      it('400 invalid_body for nesting deeper than 16 levels, before parsing or hashing', async () => {
+        const deep = `{"firstName":${'['.repeat(2500)}${']'.repeat(2500)}}`;
+        const response = await postSignUp(server.baseUrl, deep);
+        expect(response.status).toBe(400);
+        expect(((await response.json()) as { error: { code: string } }).error.code).toBe('invalid_body');
+        expect((await postSignUp(server.baseUrl, `{"a":${'['.repeat(15)}${']'.repeat(15)}}`)).status).toBe(422);
+      });
+
+      it('413 for a declared Content-Length over the limit, answered before any body is sent, and the connection closed', async () => {
+        const { port } = new URL(server.baseUrl);
+        const socket = net.connect(Number(port), '127.0.0.1');
+        const answer = await new Promise<string>((resolve, reject) => {
+          let text = '';
+          socket.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+          socket.on('end', () => resolve(text));
+          socket.on('error', reject);
+          socket.write(
+            `POST /v1/sign-ups HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 200000000\r\nCookie: ${XSRF_HEADERS.cookie}\r\nX-XSRF-TOKEN: ${XSRF_HEADERS['x-xsrf-token']}\r\nIdempotency-Key: big\r\n\r\n`,
+          );
+        });
+        expect(answer).toMatch(/^HTTP\/1\.1 413 /);
+        expect(answer).toMatch(/\r\nConnection: close\r\n/i);
+        expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toEqual({ error: { code: 'payload_too_large', message: expect.any(String) } });
       });
 
       it('400 invalid_json for malformed JSON', async () => {
