@@ -1,6 +1,6 @@
+import http from 'node:http';
 import { makeTestCardCode } from '../../../shared/src/validation/test-card-codes';
-import { fetchErrorCode } from '../test-support/api-process';
-import { postSignUp } from '../test-support/http-client';
+import { XSRF_HEADERS } from '../test-support/http-client';
 
 /** TEST SUPPORT ONLY. A sign-up the API acknowledged with 201: what its creator can read back. */
 export interface Acknowledged {
@@ -14,30 +14,75 @@ export interface LoadResult {
   readonly failures: Record<string, number>;
 }
 
+export interface LoadOptions {
+  readonly stop: () => boolean;
+  /** A client stops at its first failed request. */
+  readonly stopOnError?: boolean;
+  /**
+   * A client stops once an answer says `Connection: close`, as a proxy in front of replicas moves
+   * on to another one: what a server that is shutting down asks for.
+   */
+  readonly leaveOnConnectionClose?: boolean;
+}
+
 let nextCard = Math.floor(Math.random() * 1e9) * 1000;
 
+interface Answer {
+  readonly status: number;
+  readonly connection: string | undefined;
+  readonly body: string;
+}
+
+function post(agent: http.Agent, url: URL, body: string): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      url,
+      {
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'idempotency-key': crypto.randomUUID(), ...XSRF_HEADERS },
+      },
+      (response) => {
+        let text = '';
+        response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, connection: response.headers.connection, body: text }));
+        response.on('error', reject);
+      },
+    );
+    request.on('error', reject);
+    request.end(body);
+  });
+}
+
 /**
- * `clients` loops, each posting new sign-ups one after another (keep-alive connections) to
- * `baseUrl()` until `stop()` says so or, with `stopOnError`, until its first failed request.
+ * `clients` loops, each on its own keep-alive connection (an agent with one socket), posting new
+ * sign-ups one after another to `baseUrl()` until `stop()` says so, or as the options say.
  */
-export async function signUpLoad(baseUrl: () => string, clients: number, { stop, stopOnError = false }: { stop: () => boolean; stopOnError?: boolean }): Promise<LoadResult> {
+export async function signUpLoad(baseUrl: () => string, clients: number, { stop, stopOnError = false, leaveOnConnectionClose = false }: LoadOptions): Promise<LoadResult> {
   const acknowledged: Acknowledged[] = [];
   const failures: Record<string, number> = {};
   const count = (what: string) => (failures[what] = (failures[what] ?? 0) + 1);
   await Promise.all(
     Array.from({ length: clients }, async () => {
-      while (!stop()) {
-        const cardCode = makeTestCardCode(5_000_000_000_000 + nextCard++);
-        try {
-          const response = await postSignUp(baseUrl(), { firstName: 'Load', lastName: 'Test', email: 'load@example.com', cardCode, acceptedTerms: true });
-          const body = (await response.json()) as Partial<Acknowledged>;
-          if (response.status === 201 && body.id && body.readToken) acknowledged.push({ id: body.id, readToken: body.readToken });
-          else count(`http ${response.status}`);
-        } catch (error) {
-          count(fetchErrorCode(error));
-          if (stopOnError) return;
-          await new Promise((resolve) => setTimeout(resolve, 20));
+      const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+      try {
+        while (!stop()) {
+          const cardCode = makeTestCardCode(5_000_000_000_000 + nextCard++);
+          try {
+            const body = JSON.stringify({ firstName: 'Load', lastName: 'Test', email: 'load@example.com', cardCode, acceptedTerms: true });
+            const answer = await post(agent, new URL('/v1/sign-ups', baseUrl()), body);
+            const created = answer.status === 201 ? (JSON.parse(answer.body) as Partial<Acknowledged>) : {};
+            if (created.id && created.readToken) acknowledged.push({ id: created.id, readToken: created.readToken });
+            else count(`http ${answer.status}`);
+            if (leaveOnConnectionClose && answer.connection?.toLowerCase() === 'close') return;
+          } catch (error) {
+            count((error as NodeJS.ErrnoException).code ?? String(error));
+            if (stopOnError) return;
+            await new Promise((resolve) => setTimeout(resolve, 20));
+          }
         }
+      } finally {
+        agent.destroy();
       }
     }),
   );
