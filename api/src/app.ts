@@ -4,6 +4,7 @@ import { errorHandler, notFound } from './http/error-handler';
 import { closeConnectionsWhenStopping, Lifecycle } from './http/lifecycle';
 import { jsonLineLogger, silentLogger, type Logger } from './http/logger';
 import { originCheck } from './http/origin-check';
+import { requireHost } from './http/protocol-errors';
 import { requestLog } from './http/request-log';
 import { securityHeaders } from './http/security-headers';
 import { xsrfProtection } from './http/xsrf';
@@ -43,6 +44,7 @@ export function createApp({
   app.set('trust proxy', 'loopback, linklocal, uniquelocal');
   app.use(requestLog(logger));
   app.use(closeConnectionsWhenStopping(lifecycle));
+  app.use(requireHost);
   app.use(securityHeaders);
   // Before every route: a mutating request from another site, or without the token, never reaches a handler.
   app.use(originCheck({ allowedOrigins }));

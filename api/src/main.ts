@@ -7,7 +7,7 @@ import { purgeExpiredKeys } from './db/idempotency-store';
 import { openDatabase } from './db/open-database';
 import { Lifecycle } from './http/lifecycle';
 import { jsonLineLogger as log } from './http/logger';
-import { answerProtocolErrors } from './http/protocol-errors';
+import { createApiServer } from './http/protocol-errors';
 
 const PURGE_EVERY_MS = 15 * 60_000;
 // Past the grace period, the database gets this long to close before the process exits anyway.
@@ -45,9 +45,7 @@ async function main(): Promise<void> {
   void purge();
   const purgeTimer = setInterval(() => void purge(), PURGE_EVERY_MS).unref();
 
-  const server = app.listen(config.port, config.host);
-  server.requestTimeout = 30_000;
-  answerProtocolErrors(server);
+  const server = createApiServer(app).listen(config.port, config.host);
   server.once('listening', () => {
     const { address, port } = server.address() as AddressInfo;
     log({ msg: 'listening', address, port, ...where });

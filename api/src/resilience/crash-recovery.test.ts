@@ -1,4 +1,4 @@
-import { createTestDatabase, testEngines, type TestDatabase } from '../test-support/test-databases';
+import { apiEnvFor, createTestDatabase, testEngines } from '../test-support/test-databases';
 import { startApi } from '../test-support/api-process';
 import { signUpLoad, unreadable, type Acknowledged } from './signing-clients';
 
@@ -10,17 +10,13 @@ const CRASHES = 2;
 const CLIENTS = 16;
 const LOAD_MS = 1_500;
 
-function envFor(database: TestDatabase): Record<string, string> {
-  return database.config.engine === 'postgres' ? { DATABASE_URL: database.config.url } : { API_DATA_DIR: database.config.dataDir, PGLITE_FSYNC: 'on' };
-}
-
 describe.each(testEngines())('crash recovery on %s', (engine) => {
   it(`loses no acknowledged sign-up over ${CRASHES} kill -9 crashes under ${CLIENTS} concurrent clients`, async () => {
-    const database = await createTestDatabase(engine);
+    const database = await createTestDatabase(engine, { fsync: true });
     const acknowledged: Acknowledged[] = [];
     try {
       for (let crash = 1; crash <= CRASHES; crash += 1) {
-        const api = await startApi(envFor(database));
+        const api = await startApi(apiEnvFor(database.config));
         let stopped = false;
         const load = signUpLoad(() => api.baseUrl, CLIENTS, { stop: () => stopped, stopOnError: true });
         await new Promise((resolve) => setTimeout(resolve, LOAD_MS));
@@ -31,7 +27,7 @@ describe.each(testEngines())('crash recovery on %s', (engine) => {
         expect(result.acknowledged.length).toBeGreaterThan(0);
         acknowledged.push(...result.acknowledged);
       }
-      const restarted = await startApi(envFor(database));
+      const restarted = await startApi(apiEnvFor(database.config));
       try {
         const lost = await unreadable(restarted.baseUrl, acknowledged);
         console.log(`${engine}: ${acknowledged.length} acknowledged over ${CRASHES} crashes, ${lost.length} lost`);

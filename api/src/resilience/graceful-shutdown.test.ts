@@ -1,4 +1,4 @@
-import { createTestDatabase, testEngines } from '../test-support/test-databases';
+import { apiEnvFor, createTestDatabase, testEngines } from '../test-support/test-databases';
 import { startApi } from '../test-support/api-process';
 import { signUpLoad, unreadable } from './signing-clients';
 
@@ -14,7 +14,7 @@ const CLIENTS = 12;
 describe.each(testEngines())('SIGTERM under keep-alive load on %s', (engine) => {
   it('0 connection resets, 0 lost sign-ups, exit 0 within the grace period', async () => {
     const database = await createTestDatabase(engine);
-    const env = database.config.engine === 'postgres' ? { DATABASE_URL: database.config.url } : { API_DATA_DIR: database.config.dataDir };
+    const env = apiEnvFor(database.config);
     try {
       const api = await startApi({ ...env, SHUTDOWN_DELAY_MS: '1500', SHUTDOWN_GRACE_MS: '10000' });
       let ready: number;

@@ -64,3 +64,8 @@ export async function createTestDatabase(engine: Engine, { fsync = false }: { re
     },
   };
 }
+
+/** The environment that points an API process at `config`. */
+export function apiEnvFor(config: DatabaseConfig): Record<string, string> {
+  return config.engine === 'postgres' ? { DATABASE_URL: config.url } : { API_DATA_DIR: config.dataDir, PGLITE_FSYNC: config.fsync ? 'on' : 'off' };
+}

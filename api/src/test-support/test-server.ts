@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { createApp, type AppOptions } from '../app';
 import type { Database, Engine } from '../db/database';
 import { openDatabase } from '../db/open-database';
-import { answerProtocolErrors } from '../http/protocol-errors';
+import { createApiServer } from '../http/protocol-errors';
 import type { LogEntry } from '../http/logger';
 import { createTestDatabase } from './test-databases';
 
@@ -27,10 +27,11 @@ export async function startTestServer({ engine = 'pglite', cookieSecure = false,
   const db = await openDatabase(database.config);
   const logs: LogEntry[] = [];
   const app = createApp({ db, cookieSecure, ...options, log: (entry) => logs.push(entry) });
-  const server = await new Promise<ReturnType<typeof app.listen>>((resolve, reject) => {
-    const listening = app.listen(0, '127.0.0.1', (error?: Error) => (error ? reject(error) : resolve(listening)));
+  const server = createApiServer(app);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
   });
-  answerProtocolErrors(server);
   const { port } = server.address() as AddressInfo;
   return {
     baseUrl: `http://127.0.0.1:${port}`,
