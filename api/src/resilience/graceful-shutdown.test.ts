@@ -17,14 +17,13 @@ describe.each(testEngines())('SIGTERM under keep-alive load on %s', (engine) => 
     const env = apiEnvFor(database.config);
     try {
       const api = await startApi({ ...env, SHUTDOWN_DELAY_MS: '1500', SHUTDOWN_GRACE_MS: '10000' });
-      let ready: number;
       const load = signUpLoad(() => api.baseUrl, CLIENTS, { stop: () => false, stopOnError: true, leaveOnConnectionClose: true });
       await new Promise((resolve) => setTimeout(resolve, 1_500));
       const signalled = Date.now(); 
       api.child.kill('SIGTERM');
       // For SHUTDOWN_DELAY_MS after the signal is handled, the listener stays open and readiness fails.
       while (!api.lines.some((line) => line.msg === 'shutting down')) await new Promise((resolve) => setTimeout(resolve, 10));
-      ready = (await fetch(`${api.baseUrl}/v1/ready`)).status;
+      const ready = (await fetch(`${api.baseUrl}/v1/ready`)).status;
       const { acknowledged, failures } = await load;
       const { code } = await api.exited;
       const tookMs = Date.now() - signalled;
