@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { createTestDatabase, testEngines, type TestDatabase } from '../test-support/test-databases';
+import type { Database } from './database';
 import { answerOnce, purgeExpiredKeys } from './idempotency-store';
 import { MIGRATIONS, migrate } from './migrate';
 import { openDatabase } from './open-database';
@@ -19,11 +20,11 @@ const allVersions = MIGRATIONS.map((migration) => ({ version: migration.version 
 
 describe.each(testEngines())('the repository on %s', (engine) => {
   let database: TestDatabase;
-  beforeEach(async () => {
+  beforeAll(async () => {
     database = await createTestDatabase(engine);
   });
-  afterEach(async () => {
-    await database.drop();
+  afterAll(async () => {
+    await database?.drop();
   });
 
   it('migrates, and the data survives closing and reopening', async () => {
@@ -50,52 +51,53 @@ describe.each(testEngines())('the repository on %s', (engine) => {
     }
   });
 
+});
+
+describe.each(testEngines())('the repository on %s, one database for these tests', (engine) => {
+  let database: TestDatabase;
+  let db: Database;
+  beforeAll(async () => {
+    database = await createTestDatabase(engine);
+    db = await openDatabase(database.config);
+  });
+  afterAll(async () => {
+    await db?.close();
+    await database?.drop();
+  });
+
   it('refuses a second sign-up with the same card code, and the transaction stays usable', async () => {
-    const db = await openDatabase(database.config);
-    try {
-      expect(await insertSignUp(db, signUp)).not.toBeNull();
-      const outcome = await db.transaction(async (tx) => {
-        const again = await insertSignUp(tx, { ...signUp, firstName: 'Grace' });
-        const count = await tx.query<{ count: number }>('SELECT count(*)::int AS count FROM sign_ups');
-        return { again, count: count.rows[0]?.count };
-      });
-      expect(outcome).toEqual({ again: null, count: 1 });
-    } finally {
-      await db.close();
-    }
+    const card = { ...signUp, cardCode: '4012888888881881' };
+    expect(await insertSignUp(db, card)).not.toBeNull();
+    const outcome = await db.transaction(async (tx) => {
+      const again = await insertSignUp(tx, { ...card, firstName: 'Grace' });
+      const count = await tx.query<{ count: number }>('SELECT count(*)::int AS count FROM sign_ups WHERE card_code = $1', [card.cardCode]);
+      return { again, count: count.rows[0]?.count };
+    });
+    expect(outcome).toEqual({ again: null, count: 1 });
   });
 
   it('rolls a failed transaction back entirely', async () => {
-    const db = await openDatabase(database.config);
-    try {
-      await expect(
-        db.transaction(async (tx) => {
-          await insertSignUp(tx, signUp);
-          throw new Error('after the insert');
-        }),
-      ).rejects.toThrow('after the insert');
-      expect((await db.query<{ count: number }>('SELECT count(*)::int AS count FROM sign_ups')).rows).toEqual([{ count: 0 }]);
-    } finally {
-      await db.close();
-    }
+    const card = { ...signUp, cardCode: '5555555555554444' };
+    await expect(
+      db.transaction(async (tx) => {
+        await insertSignUp(tx, card);
+        throw new Error('after the insert');
+      }),
+    ).rejects.toThrow('after the insert');
+    expect((await db.query<{ count: number }>('SELECT count(*)::int AS count FROM sign_ups WHERE card_code = $1', [card.cardCode])).rows).toEqual([{ count: 0 }]);
   });
 
   it('expires idempotency keys after the TTL (an expired key runs again) and purges them', async () => {
-    const db = await openDatabase(database.config);
-    try {
-      await answerOnce(db, 'old', 'hash', async () => ({ status: 201, body: { n: 1 } }), TTL);
-      await answerOnce(db, 'new', 'hash', async () => ({ status: 201, body: { n: 2 } }), TTL);
-      await db.query(`UPDATE idempotency_keys SET created_at = now() - interval '25 hours' WHERE key = 'old'`);
+    await answerOnce(db, 'old', 'hash', async () => ({ status: 201, body: { n: 1 } }), TTL);
+    await answerOnce(db, 'new', 'hash', async () => ({ status: 201, body: { n: 2 } }), TTL);
+    await db.query(`UPDATE idempotency_keys SET created_at = now() - interval '25 hours' WHERE key = 'old'`);
 
-      const rerun = await answerOnce(db, 'old', 'other-hash', async () => ({ status: 201, body: { n: 3 } }), TTL);
-      expect(rerun).toEqual({ kind: 'fresh', answer: { status: 201, body: { n: 3 } } });
+    const rerun = await answerOnce(db, 'old', 'other-hash', async () => ({ status: 201, body: { n: 3 } }), TTL);
+    expect(rerun).toEqual({ kind: 'fresh', answer: { status: 201, body: { n: 3 } } });
 
-      await db.query(`UPDATE idempotency_keys SET created_at = now() - interval '25 hours' WHERE key = 'old'`);
-      expect(await purgeExpiredKeys(db, TTL)).toBe(1);
-      expect((await db.query<{ key: string }>('SELECT key FROM idempotency_keys')).rows).toEqual([{ key: 'new' }]);
-    } finally {
-      await db.close();
-    }
+    await db.query(`UPDATE idempotency_keys SET created_at = now() - interval '25 hours' WHERE key = 'old'`);
+    expect(await purgeExpiredKeys(db, TTL)).toBe(1);
+    expect((await db.query<{ key: string }>(`SELECT key FROM idempotency_keys WHERE key IN ('old', 'new')`)).rows).toEqual([{ key: 'new' }]);
   });
 });
 
