@@ -1,5 +1,6 @@
 import { createTestDatabase, type TestDatabase } from '../test-support/test-databases';
-import { spawnApi, startApi } from '../test-support/api-process';
+import { spawn } from 'node:child_process';
+import { productionBundle, spawnApi, startApi } from '../test-support/api-process';
 import { signUpLoad, unreadable } from './signing-clients';
 
 // One PGlite data directory, one process: a second one refuses to start, says why, and the first
@@ -55,37 +56,27 @@ it('a holder killed with kill -9 leaves no lock behind: the next process starts 
 });
 
 it('a process started with --exit-with-parent stops when its parent is killed with kill -9', async () => {
-  // The parent is a shell that starts the API and waits; killing the shell orphans the API.
-  const { spawn } = await import('node:child_process');
-  const path = await import('node:path');
-  const shell = spawn('sh', ['-c', `exec 1>/dev/null; "${process.execPath}" --import tsx src/main.ts --exit-with-parent & echo $! >&2; wait`], {
-    cwd: path.resolve(__dirname, '..', '..'),
+  // The parent is a shell that runs the API and waits for it (`; :` keeps sh from exec'ing it).
+  const shell = spawn('sh', ['-c', `"${process.execPath}" "${productionBundle()}" --exit-with-parent; :`], {
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', API_DATA_DIR: dataDir(), PGLITE_FSYNC: 'off' },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const apiPid = Number(await new Promise<string>((resolve) => shell.stderr.setEncoding('utf8').once('data', resolve)));
-  const alive = () => {
-    try {
-      process.kill(apiPid, 0);
-      return true;
-    } catch {
-      return false;
+  const messages: string[] = [];
+  let listening!: () => void;
+  const started = new Promise<void>((resolve) => (listening = resolve));
+  // The API holds this pipe until it exits, whoever its parent is by then.
+  const apiGone = new Promise<void>((resolve) => shell.stdout.once('end', resolve));
+  shell.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    for (const line of chunk.split('\n').filter(Boolean)) {
+      const entry = JSON.parse(line) as { msg: string; reason?: string };
+      messages.push(entry.reason ? `${entry.msg}: ${entry.reason}` : entry.msg);
+      if (entry.msg === 'listening') listening();
     }
-  };
-  // Started: its lock is taken (a second process is refused).
-  for (let waited = 0; waited < 30_000; waited += 200) {
-    const probe = spawnApi({ API_DATA_DIR: dataDir() });
-    const url = await probe.listening;
-    if (url === null) break;
-    probe.child.kill('SIGTERM');
-    await probe.exited;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  expect(alive()).toBe(true);
+  });
+  await started;
   shell.kill('SIGKILL');
-  const deadline = Date.now() + 15_000;
-  while (alive() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
-  expect(alive()).toBe(false);
+  await apiGone;
+  expect(messages).toEqual(expect.arrayContaining(['shutting down: parent exited', 'stopped']));
   // And it released the directory.
   const next = await startApi({ API_DATA_DIR: dataDir() });
   next.child.kill('SIGTERM');

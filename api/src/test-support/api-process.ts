@@ -1,7 +1,39 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { buildBundle } from '../build-bundle';
 
-/** TEST SUPPORT ONLY: the real entry point (src/main.ts) in its own process, as `npm start` runs it. */
+let bundle: string | undefined;
+
+/**
+ * The production bundle of the current source, built once per test process (esbuild: tens of
+ * milliseconds) into a folder of its own under api/dist, and deleted when the process exits.
+ */
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function productionBundle(): string {
+  if (bundle === undefined) {
+    const dist = path.resolve(__dirname, '..', '..', 'dist');
+    // Jest may end its workers before their exit handlers run: sweep what dead test processes left.
+    for (const entry of existsSync(dist) ? readdirSync(dist) : []) {
+      const pid = /^test-(\d+)$/.exec(entry)?.[1];
+      if (pid !== undefined && !isAlive(Number(pid))) rmSync(path.join(dist, entry), { recursive: true, force: true });
+    }
+    const dir = path.join(dist, `test-${process.pid}`);
+    bundle = buildBundle(path.join(dir, 'main.js'));
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  }
+  return bundle;
+}
+
+/** TEST SUPPORT ONLY: the API in its own process, as production runs it (`node dist/main.js`). */
 export interface ApiProcess {
   readonly child: ChildProcess;
   readonly baseUrl: string;
@@ -21,7 +53,7 @@ export interface StartedOrExited {
 
 /** Starts the API with `env` on a free loopback port, with no rate limit unless `env` sets one. */
 export function spawnApi(env: Record<string, string>, args: readonly string[] = []): StartedOrExited {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], {
+  const child = spawn(process.execPath, [productionBundle(), ...args], {
     cwd: path.resolve(__dirname, '..', '..'),
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', SIGN_UPS_PER_MINUTE: '0', PGLITE_FSYNC: 'off', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
