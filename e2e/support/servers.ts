@@ -59,7 +59,8 @@ export async function startApp(app: AppName): Promise<void> {
   const child = spawn(command, args, { cwd, env, detached: true, stdio: ['ignore', log, log] });
   child.unref();
   writeFileSync(pidFile(app), String(child.pid));
-  await waitForPort(E2E_PORTS[app], true);
+  // The API's first start creates its database (PGlite's initdb): tens of seconds on a busy machine.
+  await waitForPort(E2E_PORTS[app], true, app === 'api' ? 90_000 : undefined);
 }
 
 /** Stops one app (as if its server went down) and waits until its port refuses connections. */
