@@ -1,5 +1,22 @@
 # The reference sign-up API, built from the repo root:
 #   docker build -f deploy/api.Dockerfile .
+# The image runs the compiled bundle (api/dist/main.js) with Node as PID 1, so SIGTERM from the
+# container runtime reaches the server itself and it shuts down gracefully.
+FROM node:20-bookworm-slim AS build
+WORKDIR /repo
+COPY package.json package-lock.json .npmrc ./
+COPY shared/package.json shared/
+COPY host/package.json host/
+COPY remote-intro/package.json remote-intro/
+COPY remote-signup/package.json remote-signup/
+COPY remote-thankyou/package.json remote-thankyou/
+COPY api/package.json api/
+RUN npm install --no-audit --no-fund -w api
+COPY tsconfig.json ./
+COPY shared shared
+COPY api api
+RUN npm run build -w api
+
 FROM node:20-bookworm-slim
 WORKDIR /repo
 ENV NODE_ENV=production
@@ -10,14 +27,13 @@ COPY remote-intro/package.json remote-intro/
 COPY remote-signup/package.json remote-signup/
 COPY remote-thankyou/package.json remote-thankyou/
 COPY api/package.json api/
-RUN npm install --no-audit --no-fund --omit=dev -w api -w shared
-COPY tsconfig.json ./
-COPY shared shared
-COPY api api
+RUN npm install --no-audit --no-fund --omit=dev -w api
+COPY --from=build /repo/api/dist api/dist
+# PGlite (no DATABASE_URL) keeps its data here, locked with flock(1) from util-linux (in the base image).
 ENV PORT=3004 HOST=0.0.0.0 API_DATA_DIR=/data
 RUN mkdir -p /data && chown node:node /data
 VOLUME /data
 USER node
 WORKDIR /repo/api
 EXPOSE 3004
-CMD ["node", "--import", "tsx", "src/main.ts"]
+CMD ["node", "dist/main.js"]

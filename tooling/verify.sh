@@ -31,6 +31,12 @@ if [ "${CI:-}" = "true" ] || [ ! -d node_modules ] || [ package-lock.json -nt no
   npm install --no-audit --no-fund
 fi
 
+# A throwaway PostgreSQL cluster on loopback for the API's tests (TEST_DATABASE_URL); stopped and
+# deleted on any exit, failure included.
+source tooling/postgres/throwaway-cluster.sh
+trap stop_throwaway_postgres EXIT
+step "PostgreSQL for the API tests"; start_throwaway_postgres
+
 step "Lint";        npm run lint
 step "Deployment config"
 docker-compose -f docker-compose.yml config -q && echo "docker-compose.yml is valid"

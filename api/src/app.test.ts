@@ -6,11 +6,17 @@ import type { LogEntry } from './http/logger';
 import { XSRF_HEADERS } from './test-support/http-client';
 
 // These routes never reach the database, so a stand-in whose every call fails is enough, and the
-// file needs no PGlite start-up. Cast because it implements only `query`, which is all it is asked for.
-const failingDb = {
-  query: () => Promise.reject(new Error('disk on fire at /secret/path')),
-  transaction: () => Promise.reject(new Error('disk on fire at /secret/path')),
-} as unknown as Database;
+// file needs no PGlite start-up.
+const failure = () => Promise.reject(new Error('disk on fire at /secret/path'));
+const failingDb: Database = {
+  engine: 'postgres',
+  query: failure,
+  exec: failure,
+  transaction: failure,
+  ping: failure,
+  close: () => Promise.resolve(),
+  lost: new Promise(() => undefined),
+};
 
 let server: Server;
 let baseUrl: string;
@@ -66,6 +72,14 @@ describe('GET /v1/health', () => {
   });
 });
 
+describe('GET /v1/ready', () => {
+  it('answers 503 not_ready when the database cannot be reached', async () => {
+    const response = await fetch(`${baseUrl}/v1/ready`);
+    expect(response.status).toBe(503);
+    expect(await errorCode(response)).toBe('not_ready');
+  });
+});
+
 describe('unknown routes', () => {
   it.each(['/', '/v1', '/v1/nothing-here', '/api/v1/health', '/v2/health'])('GET %s is a JSON 404 not_found', async (path) => {
     const response = await fetch(`${baseUrl}${path}`);
@@ -82,7 +96,7 @@ describe('unknown routes', () => {
 
 describe('server faults', () => {
   it('answer 500 internal_error without leaking the cause, and log it with the stack', async () => {
-    const response = await fetch(`${baseUrl}/v1/sign-ups/00000000-0000-4000-8000-000000000000`);
+    const response = await fetch(`${baseUrl}/v1/sign-ups/00000000-0000-4000-8000-000000000000`, { headers: { authorization: `Bearer ${'a'.repeat(43)}` } });
     expect(response.status).toBe(500);
     const text = await response.text();
     expect(JSON.parse(text)).toEqual({ error: { code: 'internal_error', message: expect.any(String) } });

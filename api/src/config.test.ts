@@ -2,30 +2,77 @@ import path from 'node:path';
 import { DEFAULT_DATA_DIR, readConfig } from './config';
 
 describe('readConfig', () => {
-  it('has local defaults: port 3004 on all interfaces, data in the repo .data/api, no Secure cookie', () => {
-    expect(readConfig({})).toEqual({ port: 3004, host: '0.0.0.0', dataDir: DEFAULT_DATA_DIR, cookieSecure: false });
-    expect(DEFAULT_DATA_DIR).toBe(path.resolve(__dirname, '..', '..', '.data', 'api'));
+  it('has local defaults: port 3004 on all interfaces, PGlite in the repo .data/api with fsync on, no Secure cookie', () => {
+    expect(readConfig({})).toEqual({
+      port: 3004,
+      host: '0.0.0.0',
+      database: { engine: 'pglite', dataDir: DEFAULT_DATA_DIR, fsync: true },
+      cookieSecure: false,
+      allowedOrigins: [],
+      signUpsPerMinute: 20,
+      idempotencyKeyTtlHours: 24,
+      shutdownDelayMs: 0,
+      shutdownGraceMs: 10_000,
+    });
     expect(path.relative(path.resolve(__dirname, '..', '..'), DEFAULT_DATA_DIR)).toBe(path.join('.data', 'api'));
   });
 
   it('reads every setting from the environment', () => {
-    expect(readConfig({ PORT: '8080', HOST: '127.0.0.1', API_DATA_DIR: '/var/lib/special-gift', COOKIE_SECURE: 'true' })).toEqual({
+    expect(
+      readConfig({
+        PORT: '8080',
+        HOST: '127.0.0.1',
+        API_DATA_DIR: '/var/lib/special-gift',
+        PGLITE_FSYNC: 'off',
+        COOKIE_SECURE: 'true',
+        PUBLIC_ORIGIN: 'http://gift.example, http://localhost:3000',
+        SIGN_UPS_PER_MINUTE: '0',
+        IDEMPOTENCY_KEY_TTL_HOURS: '48',
+        SHUTDOWN_DELAY_MS: '2000',
+        SHUTDOWN_GRACE_MS: '5000',
+      }),
+    ).toEqual({
       port: 8080,
       host: '127.0.0.1',
-      dataDir: '/var/lib/special-gift',
+      database: { engine: 'pglite', dataDir: '/var/lib/special-gift', fsync: false },
       cookieSecure: true,
+      allowedOrigins: ['http://gift.example', 'http://localhost:3000'],
+      signUpsPerMinute: 0,
+      idempotencyKeyTtlHours: 48,
+      shutdownDelayMs: 2000,
+      shutdownGraceMs: 5000,
     });
   });
 
+  it('uses PostgreSQL when DATABASE_URL is set, with a pool of DATABASE_POOL_SIZE', () => {
+    expect(readConfig({ DATABASE_URL: 'postgres://u:p@db:5432/gift', API_DATA_DIR: '/ignored' }).database).toEqual({ engine: 'postgres', url: 'postgres://u:p@db:5432/gift', poolSize: 10 });
+    expect(readConfig({ DATABASE_URL: 'postgresql://db/gift', DATABASE_POOL_SIZE: '4' }).database).toEqual({ engine: 'postgres', url: 'postgresql://db/gift', poolSize: 4 });
+    expect(() => readConfig({ DATABASE_URL: 'mysql://db/gift' })).toThrow(/DATABASE_URL/);
+  });
+
   it('resolves a relative data dir against the working directory', () => {
-    expect(readConfig({ API_DATA_DIR: 'data' }).dataDir).toBe(path.resolve(process.cwd(), 'data'));
+    expect(readConfig({ API_DATA_DIR: 'data' }).database).toMatchObject({ dataDir: path.resolve(process.cwd(), 'data') });
   });
 
-  it('only the exact string "true" turns Secure on', () => {
+  it('turns Secure on for COOKIE_SECURE=true exactly, or when the public origin is HTTPS', () => {
     for (const COOKIE_SECURE of ['1', 'TRUE', 'yes', 'false', '']) expect(readConfig({ COOKIE_SECURE }).cookieSecure).toBe(false);
+    expect(readConfig({ PUBLIC_ORIGIN: 'https://gift.example' }).cookieSecure).toBe(true);
+    expect(readConfig({ PUBLIC_ORIGIN: 'http://localhost:3000' }).cookieSecure).toBe(false);
   });
 
-  it.each(['abc', '-1', '65536', '3.5', ' 80'])('fails fast on PORT=%j', (PORT) => {
-    expect(() => readConfig({ PORT })).toThrow(/PORT/);
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '-1'],
+    ['PORT', '65536'],
+    ['PORT', '3.5'],
+    ['PORT', ' 80'],
+    ['PGLITE_FSYNC', 'maybe'],
+    ['DATABASE_POOL_SIZE', '0'],
+    ['PUBLIC_ORIGIN', 'gift.example'],
+    ['PUBLIC_ORIGIN', 'https://gift.example/path'],
+    ['SIGN_UPS_PER_MINUTE', 'lots'],
+  ])('fails fast on %s=%j', (name, value) => {
+    const env = name === 'DATABASE_POOL_SIZE' ? { DATABASE_URL: 'postgres://db/gift', [name]: value } : { [name]: value };
+    expect(() => readConfig(env)).toThrow(name);
   });
 });

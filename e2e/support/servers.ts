@@ -6,17 +6,17 @@ import { REPO_ROOT } from '../../tooling/serve/local-topology';
 import { nginxCommand } from './nginx';
 import { API_DATA_DIR, E2E_PORTS, STATE_DIR, type AppName } from './topology';
 
-const tsx = join(REPO_ROOT, 'node_modules', '.bin', 'tsx');
 const pidFile = (app: AppName) => join(STATE_DIR, `${app}.pid`);
 
-/** The API runs from source as in `npm run serve`; the static apps run in nginx (see nginx.ts). */
+/** The API runs its build as in production and `npm run serve`; the static apps run in nginx (see nginx.ts). */
 function commandFor(app: AppName): { command: string; args: string[]; cwd: string; env: NodeJS.ProcessEnv } {
   if (app === 'api') {
     return {
-      command: tsx,
-      args: ['src/main.ts'],
+      command: process.execPath,
+      args: ['dist/main.js'],
       cwd: join(REPO_ROOT, 'api'),
-      env: { ...process.env, PORT: String(E2E_PORTS.api), HOST: '127.0.0.1', API_DATA_DIR },
+      // The suite signs up far more often than one person; the limit itself is tested in api/.
+      env: { ...process.env, PORT: String(E2E_PORTS.api), HOST: '127.0.0.1', API_DATA_DIR, SIGN_UPS_PER_MINUTE: '0' },
     };
   }
   return { ...nginxCommand(app), cwd: REPO_ROOT, env: process.env };
@@ -61,7 +61,7 @@ export async function startApp(app: AppName): Promise<void> {
   const child = spawn(command, args, { cwd, env, detached: true, stdio: ['ignore', log, log] });
   child.unref();
   writeFileSync(pidFile(app), String(child.pid));
-  // The API compiles with tsx and opens PGlite: 33 s measured on a shared, loaded 2-core machine.
+  // The API's first start creates its database (PGlite's initdb): tens of seconds on a busy machine.
   await waitForPort(E2E_PORTS[app], true, app === 'api' ? API_START_TIMEOUT_MS : undefined);
 }
 
@@ -72,7 +72,7 @@ export async function stopApp(app: AppName): Promise<void> {
   const pid = Number(readFileSync(file, 'utf8'));
   const signal = (name: NodeJS.Signals) => {
     try {
-      process.kill(-pid, name); // the whole process group: tsx and its node child, or nginx's workers
+      process.kill(-pid, name); // the whole process group: the API, or nginx and its workers
     } catch {
       // already gone
     }

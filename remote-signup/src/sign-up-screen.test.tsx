@@ -97,6 +97,16 @@ describe('SignUpScreen: the form', () => {
     expect(field.cardCode()).toHaveAccessibleDescription(`${en.hints.cardCode} ${en.errors.cardCode.invalid_card_code}`);
   });
 
+  it('explains control and text-direction characters pasted into a name', async () => {
+    const user = fastUser();
+    await renderSignUp();
+    await user.click(field.firstName());
+    await user.paste('Ada\u202egnp.exe');
+    await user.tab();
+    expect(field.firstName()).toHaveAccessibleDescription(en.errors.invalid_characters);
+    expect(field.firstName()).toHaveAttribute('aria-invalid', 'true');
+  });
+
   it('shows the card code grouped in fours however it is typed', async () => {
     const user = fastUser();
     await renderSignUp();
@@ -338,6 +348,7 @@ describe('SignUpScreen: failures', () => {
   it.each([
     ['a server error', apiError(503, { error: { code: 'unavailable', message: 'Down' } }), en.failure.server],
     ['a rejection without field errors', apiError(400, { error: { code: 'bad_request', message: 'No' } }), en.failure.rejected],
+    ['too many attempts', apiError(429, { error: { code: 'rate_limited', message: 'Slow down' } }), en.failure.rate_limited],
     ['an aborted request', new HttpError('aborted', 'aborted'), en.failure.network],
     ['an unexpected error', new Error('boom'), en.failure.server],
   ])('words %s for the user', async (_, error, message) => {

@@ -27,6 +27,12 @@ interface CreatedSignUp {
 
 const DRAFT_SAVE_DELAY_MS = 300;
 
+/** Which `failure.*` text an HTTP error status gets. */
+function httpFailureReason(status = 500): 'server' | 'rate_limited' | 'rejected' {
+  if (status >= 500) return 'server';
+  return status === 429 ? 'rate_limited' : 'rejected';
+}
+
 function focusFirstInvalid(errors: SignUpErrors) {
   const first = SIGN_UP_FIELDS.find((field) => errors[field]);
   if (first) document.getElementById(fieldId(first))?.focus();
@@ -164,7 +170,7 @@ export function useSignUpForm() {
           focusFirstInvalid(serverErrors);
           return;
         }
-        const reason = isHttpError(error) ? (error.kind === 'http' ? ((error.status ?? 500) >= 500 ? 'server' : 'rejected') : error.kind) : 'server';
+        const reason = isHttpError(error) ? (error.kind === 'http' ? httpFailureReason(error.status) : error.kind) : 'server';
         const { role } = await overlays.alert({
           header: t('failure.title'),
           message: t(`failure.${reason === 'aborted' ? 'network' : reason}`),

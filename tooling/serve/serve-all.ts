@@ -1,16 +1,18 @@
 /**
  * `npm run serve`: the built apps on the README's ports (host 3000, remotes 3001-3003) and the
- * reference API on 3004, each in its own process so one can be restarted alone.
+ * reference API on 3004 (its build, api/dist), each in its own process so one can be restarted alone.
+ * Every child is Node itself, not a launcher that spawns Node in turn, so a signal reaches the
+ * server; and each child stops when this process goes away, even by `kill -9` (`--exit-with-parent`).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { REPO_ROOT } from './local-topology';
+import { exitWithParent } from '../../api/src/exit-with-parent';
 
-const tsx = join(REPO_ROOT, 'node_modules', '.bin', 'tsx');
 const children: ChildProcess[] = [];
 
 function run(name: string, args: string[], cwd = REPO_ROOT) {
-  const child = spawn(tsx, args, { cwd, stdio: ['ignore', 'inherit', 'inherit'], env: process.env });
+  const child = spawn(process.execPath, [...args, '--exit-with-parent'], { cwd, stdio: ['ignore', 'inherit', 'inherit'], env: process.env });
   child.on('exit', (code, signal) => {
     if (!shuttingDown) {
       console.error(`${name} stopped (${signal ?? code}); stopping everything.`);
@@ -22,13 +24,21 @@ function run(name: string, args: string[], cwd = REPO_ROOT) {
 
 let shuttingDown = false;
 function shutdown(code: number) {
+  if (shuttingDown) return;
   shuttingDown = true;
+  process.exitCode = code;
   children.forEach((child) => child.kill('SIGTERM'));
-  setTimeout(() => process.exit(code), 500);
+  // Exit once every child has (the API closes its database first); never hang on one.
+  Promise.all(children.map((child) => (child.exitCode !== null || child.signalCode !== null ? undefined : new Promise((resolve) => child.once('exit', resolve))))).then(
+    () => process.exit(),
+    () => process.exit(),
+  );
+  setTimeout(() => process.exit(code), 15_000).unref();
 }
 process.on('SIGINT', () => shutdown(0));
 process.on('SIGTERM', () => shutdown(0));
+exitWithParent(() => shutdown(0));
 
-run('api', ['src/main.ts'], join(REPO_ROOT, 'api'));
-for (const app of ['intro', 'signup', 'thankyou', 'host']) run(app, [join(__dirname, 'serve-app.ts'), app]);
+run('api', ['dist/main.js'], join(REPO_ROOT, 'api'));
+for (const app of ['intro', 'signup', 'thankyou', 'host']) run(app, ['--import', 'tsx', join(__dirname, 'serve-app.ts'), app]);
 console.log('Special Gift: open http://localhost:3000 (Ctrl+C stops everything)');

@@ -7,11 +7,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { LOCAL_PORTS, localRuntimeConfig, REMOTE_APPS, REPO_ROOT } from './local-topology';
+import { exitWithParent } from '../../api/src/exit-with-parent';
 import { startStaticServer } from './static-server';
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
-  options: { port: { type: 'string' }, 'host-origin': { type: 'string' }, api: { type: 'string' }, config: { type: 'string' } },
+  options: { 'exit-with-parent': { type: 'boolean' }, port: { type: 'string' }, 'host-origin': { type: 'string' }, api: { type: 'string' }, config: { type: 'string' } },
 });
 const app = positionals[0];
 const remote = REMOTE_APPS.find((candidate) => candidate.name === app);
@@ -40,6 +41,7 @@ void startStaticServer(
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
+  exitWithParent(stop);
 }, (error: unknown) => {
   // Say why (a port already in use, no build yet) instead of dying with a stack trace.
   console.error(`${app} could not start on port ${port}: ${error instanceof Error ? error.message : String(error)}`);

@@ -1,5 +1,4 @@
-import type { Transaction } from '@electric-sql/pglite';
-import type { Database } from './database';
+import type { Database, Queryable } from './database';
 
 /** A final answer to a request, as sent and as stored for replay. */
 export interface StoredAnswer {
@@ -19,31 +18,45 @@ interface KeyRow {
   request_hash: string;
   status: number;
   body: unknown;
+  expired: boolean;
+}
+
+export interface IdempotencyOptions {
+  /** How long a key replays its answer; after that it is as if it had never been used. */
+  readonly ttlHours: number;
 }
 
 /**
- * Runs `produce` at most once per idempotency key. The key lookup, `produce`'s writes and the stored
- * answer commit in one transaction, so a request either happened completely (and will be replayed)
- * or not at all (and may be retried).
+ * Runs `produce` at most once per idempotency key, across every connection and every API process
+ * on the database. The key lookup, `produce`'s writes and the stored answer commit in one
+ * transaction, so a request either happened completely (and will be replayed) or not at all.
  *
- * Concurrency: PGlite is one connection, and `transaction()` holds its internal lock from BEGIN to
- * COMMIT (plain queries wait for it too). Concurrent calls therefore run one after another, and the
- * second of two identical requests finds the first one's answer. routes/sign-ups.test.ts proves it.
+ * Concurrency: the transaction first takes a transaction-level advisory lock on the key's hash,
+ * so two requests with the same key, on any connection of any replica, run one after the other;
+ * the second one then reads the first one's committed answer (READ COMMITTED: each statement sees
+ * what committed before it). The key's primary key stays the last line of defence.
  */
 export async function answerOnce(
   db: Database,
   key: string,
   requestHash: string,
-  produce: (tx: Transaction) => Promise<StoredAnswer>,
+  produce: (tx: Queryable) => Promise<StoredAnswer>,
+  { ttlHours }: IdempotencyOptions,
 ): Promise<IdempotentOutcome> {
   return db.transaction(async (tx): Promise<IdempotentOutcome> => {
-    const existing = await tx.query<KeyRow>('SELECT request_hash, status, body FROM idempotency_keys WHERE key = $1', [key]);
+    await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [key]);
+    const existing = await tx.query<KeyRow>(
+      `SELECT request_hash, status, body, created_at < now() - make_interval(hours => $2) AS expired
+       FROM idempotency_keys WHERE key = $1`,
+      [key, ttlHours],
+    );
     const row = existing.rows[0];
-    if (row) {
+    if (row && !row.expired) {
       return row.request_hash === requestHash ? { kind: 'replayed', answer: { status: row.status, body: row.body } } : { kind: 'key_reused' };
     }
+    if (row) await tx.query('DELETE FROM idempotency_keys WHERE key = $1', [key]); // expired, not yet purged
     const answer = await produce(tx);
-    // Passed as JSON text: the driver stores a string parameter for jsonb as is.
+    // Passed as JSON text: both drivers store a string parameter for jsonb as is.
     await tx.query('INSERT INTO idempotency_keys (key, request_hash, status, body) VALUES ($1, $2, $3, $4::jsonb)', [
       key,
       requestHash,
@@ -52,4 +65,14 @@ export async function answerOnce(
     ]);
     return { kind: 'fresh', answer };
   });
+}
+
+/** Deletes the keys older than the TTL; returns how many. Safe to run from every replica at once. */
+export async function purgeExpiredKeys(db: Queryable, { ttlHours }: IdempotencyOptions): Promise<number> {
+  const result = await db.query<{ count: number }>(
+    `WITH purged AS (DELETE FROM idempotency_keys WHERE created_at < now() - make_interval(hours => $1) RETURNING 1)
+     SELECT count(*)::int AS count FROM purged`,
+    [ttlHours],
+  );
+  return result.rows[0]?.count ?? 0;
 }

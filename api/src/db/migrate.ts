@@ -28,23 +28,43 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    sql: `
+      -- The purge of expired idempotency keys scans by age.
+      CREATE INDEX idempotency_keys_created_at ON idempotency_keys (created_at);
+      -- SHA-256 (hex) of the read token given only to the creator; NULL: not readable through the API.
+      ALTER TABLE sign_ups ADD COLUMN read_token_hash text NULL;
+    `,
+  },
 ];
 
-/** Brings the schema up to date; each migration and its bookkeeping row commit together. */
-export async function migrate(db: Database): Promise<void> {
-  await db.exec(`
-    CREATE TABLE IF NOT EXISTS schema_migrations (
-      version integer PRIMARY KEY,
-      applied_at timestamptz NOT NULL DEFAULT now()
-    );
-  `);
-  const applied = await db.query<{ version: number }>('SELECT version FROM schema_migrations');
-  const done = new Set(applied.rows.map((row) => row.version));
-  for (const migration of MIGRATIONS) {
-    if (done.has(migration.version)) continue;
-    await db.transaction(async (tx) => {
+/** Any fixed 64-bit number, the same in every replica: the advisory lock that serialises migrations. */
+const MIGRATION_LOCK_ID = 7_305_117_211;
+
+/**
+ * Brings the schema up to date, in one transaction under a transaction-level advisory lock: when
+ * several replicas start at once, one migrates and the others wait, then find nothing left to do.
+ * A failed migration rolls back entirely (PostgreSQL DDL is transactional).
+ */
+export async function migrate(db: Database): Promise<number[]> {
+  return db.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_ID]);
+    await tx.exec(`
+      CREATE TABLE IF NOT EXISTS schema_migrations (
+        version integer PRIMARY KEY,
+        applied_at timestamptz NOT NULL DEFAULT now()
+      );
+    `);
+    const applied = await tx.query<{ version: number }>('SELECT version FROM schema_migrations');
+    const done = new Set(applied.rows.map((row) => row.version));
+    const ran: number[] = [];
+    for (const migration of MIGRATIONS) {
+      if (done.has(migration.version)) continue;
       await tx.exec(migration.sql);
       await tx.query('INSERT INTO schema_migrations (version) VALUES ($1)', [migration.version]);
-    });
-  }
+      ran.push(migration.version);
+    }
+    return ran;
+  });
 }

@@ -1,15 +1,15 @@
-import { mkdirSync } from 'node:fs';
-import { PGlite } from '@electric-sql/pglite';
+import type { DatabaseConfig } from '../config';
 import type { Database } from './database';
 import { migrate } from './migrate';
+import { openPgliteDatabase } from './pglite-database';
+import { openPostgresDatabase } from './postgres-database';
 
 /**
- * Opens (creating if needed) the database stored in `dataDir` and migrates it. Only one process may
- * open a data directory at a time. Close it with `db.close()`, which flushes it to disk.
+ * Opens the configured engine (PostgreSQL when a URL is set, else PGlite in the data directory) and
+ * brings its schema up to date. Close it with `db.close()`.
  */
-export async function openDatabase(dataDir: string): Promise<Database> {
-  mkdirSync(dataDir, { recursive: true });
-  const db = await PGlite.create(dataDir);
+export async function openDatabase(config: DatabaseConfig): Promise<Database> {
+  const db = config.engine === 'postgres' ? await openPostgresDatabase(config) : await openPgliteDatabase(config);
   try {
     await migrate(db);
   } catch (error) {

@@ -40,15 +40,18 @@ function toRecord(row: SignUpRow): SignUpRecord {
 
 /**
  * Stores a sign-up; `null` when its card code is already registered. ON CONFLICT, not a caught
- * unique violation, so a taken card leaves the surrounding transaction usable.
+ * unique violation, so a taken card leaves the surrounding transaction usable. When two
+ * transactions insert the same card at once, PostgreSQL makes the second wait for the first: if
+ * it commits, the second one conflicts (`null`); if it rolls back, the second one inserts.
+ * `readTokenHash`: see routes/read-token.ts.
  */
-export async function insertSignUp(db: Queryable, signUp: SignUp): Promise<SignUpRecord | null> {
+export async function insertSignUp(db: Queryable, signUp: SignUp, readTokenHash: string | null = null): Promise<SignUpRecord | null> {
   const result = await db.query<SignUpRow>(
-    `INSERT INTO sign_ups (first_name, last_name, email, phone, card_code)
-     VALUES ($1, $2, $3, $4, $5)
+    `INSERT INTO sign_ups (first_name, last_name, email, phone, card_code, read_token_hash)
+     VALUES ($1, $2, $3, $4, $5, $6)
      ON CONFLICT (card_code) DO NOTHING
      RETURNING ${COLUMNS}`,
-    [signUp.firstName, signUp.lastName, signUp.email, signUp.phone ?? null, signUp.cardCode],
+    [signUp.firstName, signUp.lastName, signUp.email, signUp.phone ?? null, signUp.cardCode, readTokenHash],
   );
   const row = result.rows[0];
   return row ? toRecord(row) : null;
@@ -57,6 +60,13 @@ export async function insertSignUp(db: Queryable, signUp: SignUp): Promise<SignU
 /** `id` must be a UUID (the column type); check it before calling. */
 export async function findSignUpById(db: Queryable, id: string): Promise<SignUpRecord | null> {
   const result = await db.query<SignUpRow>(`SELECT ${COLUMNS} FROM sign_ups WHERE id = $1`, [id]);
+  const row = result.rows[0];
+  return row ? toRecord(row) : null;
+}
+
+/** The sign-up with this id whose read token hashes to `readTokenHash`; `null` for any mismatch. */
+export async function findSignUpForReader(db: Queryable, id: string, readTokenHash: string): Promise<SignUpRecord | null> {
+  const result = await db.query<SignUpRow>(`SELECT ${COLUMNS} FROM sign_ups WHERE id = $1 AND read_token_hash = $2`, [id, readTokenHash]);
   const row = result.rows[0];
   return row ? toRecord(row) : null;
 }

@@ -1,13 +1,29 @@
 import { Router } from 'express';
+import type { Database } from '../db/database';
+import { ApiError } from '../http/api-error';
+import type { Lifecycle } from '../http/lifecycle';
 import { methodNotAllowed } from '../http/method-not-allowed';
 
-/** Liveness: the process is up and serving HTTP. */
-export function healthRoutes(): Router {
+/** Liveness (`/v1/health`: the process serves HTTP) and readiness (`/v1/ready`: send it traffic). */
+export function healthRoutes(db: Database, lifecycle: Lifecycle): Router {
   const router = Router();
   router
     .route('/v1/health')
     .get((_req, res) => {
       res.json({ status: 'ok' });
+    })
+    .all(methodNotAllowed(['GET', 'HEAD']));
+  router
+    .route('/v1/ready')
+    .get(async (_req, res) => {
+      // Fails first on shutdown, so a load balancer stops sending traffic before the listener closes.
+      if (lifecycle.stopping) throw new ApiError(503, 'not_ready', 'This instance is shutting down.');
+      try {
+        await db.ping();
+      } catch {
+        throw new ApiError(503, 'not_ready', 'The database cannot be reached.');
+      }
+      res.json({ status: 'ready' });
     })
     .all(methodNotAllowed(['GET', 'HEAD']));
   return router;

@@ -23,6 +23,11 @@ export function toPublicSignUp(record: SignUpRecord): PublicSignUp {
   };
 }
 
+/** The 201 answer: the sign-up and, for its creator only, the token that reads it back. */
+export interface CreatedSignUp extends PublicSignUp {
+  readonly readToken: string;
+}
+
 /**
  * Relative to the request URL (`…/sign-ups`), so it is right whether the API is called directly
  * (`/v1/sign-ups/<id>`) or through the host's proxy (`/api/v1/sign-ups/<id>`).

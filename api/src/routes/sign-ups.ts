@@ -2,35 +2,44 @@ import { validateSignUp, type SignUp, type SignUpErrors } from '@special-gift/sh
 import { Router, type RequestHandler, type Response } from 'express';
 import type { Database, Queryable } from '../db/database';
 import { answerOnce, type StoredAnswer } from '../db/idempotency-store';
-import { findSignUpById, insertSignUp } from '../db/sign-up-repository';
+import { findSignUpForReader, insertSignUp } from '../db/sign-up-repository';
 import { ApiError, errorBody } from '../http/api-error';
 import { IDEMPOTENCY_KEY_HEADER, readIdempotencyKey } from '../http/idempotency-key';
 import { isJsonObject, parseJsonBody, requireJsonContentType } from '../http/json-body';
 import { methodNotAllowed } from '../http/method-not-allowed';
+import { signUpRateLimit } from '../http/rate-limit';
 import { requestHash } from '../http/request-hash';
-import { signUpLocation, toPublicSignUp, type PublicSignUp } from './public-sign-up';
+import { signUpLocation, toPublicSignUp, type CreatedSignUp } from './public-sign-up';
+import { createReadToken, hashReadToken, readBearerToken } from './read-token';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export interface SignUpRouteOptions {
+  readonly idempotencyKeyTtlHours: number;
+  readonly signUpsPerMinute: number;
+}
 
 function validationFailed(errors: SignUpErrors): StoredAnswer {
   return { status: 422, body: errorBody('validation_failed', 'Some fields are missing or invalid; see `fields`.', errors) };
 }
 
 async function register(tx: Queryable, signUp: SignUp): Promise<StoredAnswer> {
-  const created = await insertSignUp(tx, signUp);
+  const { token, hash } = createReadToken();
+  const created = await insertSignUp(tx, signUp, hash);
   if (!created) {
     return { status: 409, body: errorBody('card_already_registered', 'This card code is already registered.', { cardCode: 'already_registered' }) };
   }
-  return { status: 201, body: toPublicSignUp(created) };
+  const body: CreatedSignUp = { ...toPublicSignUp(created), readToken: token };
+  return { status: 201, body };
 }
 
 function sendAnswer(res: Response, answer: StoredAnswer): void {
-  // A 201's body is always a PublicSignUp (see `register`), replayed or not.
-  if (answer.status === 201) res.location(signUpLocation((answer.body as PublicSignUp).id));
+  // A 201's body is always a CreatedSignUp (see `register`), replayed or not.
+  if (answer.status === 201) res.location(signUpLocation((answer.body as CreatedSignUp).id));
   res.status(answer.status).json(answer.body);
 }
 
-function createSignUp(db: Database): RequestHandler {
+function createSignUp(db: Database, { idempotencyKeyTtlHours }: SignUpRouteOptions): RequestHandler {
   return async (req, res) => {
     const body: unknown = req.body;
     if (!isJsonObject(body)) throw new ApiError(400, 'invalid_body', 'The request body must be a JSON object.');
@@ -42,7 +51,13 @@ function createSignUp(db: Database): RequestHandler {
     // "Same request" means same normalised sign-up, so formatting differences (spaces in the card
     // code, key order, domain case) still replay. A rejected body can only be compared as sent.
     const hash = requestHash(checked.ok ? { signUp: checked.value } : { rejected: body });
-    const outcome = await answerOnce(db, key, hash, (tx) => (checked.ok ? register(tx, checked.value) : Promise.resolve(validationFailed(checked.errors))));
+    const outcome = await answerOnce(
+      db,
+      key,
+      hash,
+      (tx) => (checked.ok ? register(tx, checked.value) : Promise.resolve(validationFailed(checked.errors))),
+      { ttlHours: idempotencyKeyTtlHours },
+    );
     if (outcome.kind === 'key_reused') {
       throw new ApiError(422, 'idempotency_key_reused', `This ${IDEMPOTENCY_KEY_HEADER} was already used for a different request. Use a new key.`);
     }
@@ -53,17 +68,19 @@ function createSignUp(db: Database): RequestHandler {
 
 function getSignUp(db: Database): RequestHandler<{ id: string }> {
   return async (req, res) => {
-    const found = UUID.test(req.params.id) ? await findSignUpById(db, req.params.id) : null;
-    if (!found) throw new ApiError(404, 'not_found', 'There is no sign-up with this id.');
+    const token = readBearerToken(req);
+    // Unknown id, no token and a wrong token all look the same: nothing tells whether the id exists.
+    const found = token !== null && UUID.test(req.params.id) ? await findSignUpForReader(db, req.params.id, hashReadToken(token)) : null;
+    if (!found) throw new ApiError(404, 'not_found', 'There is no sign-up with this id for this token.');
     res.json(toPublicSignUp(found));
   };
 }
 
-export function signUpRoutes(db: Database): Router {
+export function signUpRoutes(db: Database, options: SignUpRouteOptions): Router {
   const router = Router();
   router
     .route('/v1/sign-ups')
-    .post(requireJsonContentType, parseJsonBody, createSignUp(db))
+    .post(signUpRateLimit({ perMinute: options.signUpsPerMinute }), requireJsonContentType, parseJsonBody, createSignUp(db, options))
     .all(methodNotAllowed(['POST']));
   router
     .route('/v1/sign-ups/:id')

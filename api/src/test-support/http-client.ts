@@ -10,7 +10,7 @@ export interface PostOptions {
   readonly headers?: Readonly<Record<string, string>>;
 }
 
-/** POSTs `body` (an object is sent as JSON, a string as is) to `/v1/sign-ups` with a valid XSRF pair. */
+/** POSTs `body` (an object is sent as JSON, a string or Buffer as is) to `/v1/sign-ups` with a valid XSRF pair. */
 export function postSignUp(baseUrl: string, body: unknown, { key = crypto.randomUUID(), headers = {} }: PostOptions = {}): Promise<Response> {
   return fetch(`${baseUrl}/v1/sign-ups`, {
     method: 'POST',
@@ -20,7 +20,7 @@ export function postSignUp(baseUrl: string, body: unknown, { key = crypto.random
       ...(key === null ? {} : { 'idempotency-key': key }),
       ...headers,
     },
-    body: typeof body === 'string' ? body : JSON.stringify(body),
+    body: typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body),
   });
 }
 

@@ -1,16 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { createApp } from '../app';
-import type { Database } from '../db/database';
+import { createApp, type AppOptions } from '../app';
+import type { Database, Engine } from '../db/database';
 import { openDatabase } from '../db/open-database';
+import { createApiServer } from '../http/protocol-errors';
 import type { LogEntry } from '../http/logger';
+import { createTestDatabase } from './test-databases';
 
-/** A fresh temporary directory for a test database. */
-export function makeTempDataDir(): string {
-  return mkdtempSync(path.join(tmpdir(), 'special-gift-api-test-'));
-}
+export { makeTempDataDir } from './test-databases';
 
 export interface TestServer {
   readonly baseUrl: string;
@@ -20,14 +16,21 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** The real app and a real database in a temp dir, on a free port. Test files that use it must mock PGlite (native-pglite.ts). */
-export async function startTestServer(options: { readonly cookieSecure?: boolean } = {}): Promise<TestServer> {
-  const dataDir = makeTempDataDir();
-  const db = await openDatabase(dataDir);
+export type TestServerOptions = Partial<Omit<AppOptions, 'db' | 'log'>> & { readonly engine?: Engine };
+
+/**
+ * The real app on a fresh database of `engine` (PGlite by default), on a free port. Test files
+ * that use PGlite must mock it (native-pglite.ts).
+ */
+export async function startTestServer({ engine = 'pglite', cookieSecure = false, ...options }: TestServerOptions = {}): Promise<TestServer> {
+  const database = await createTestDatabase(engine);
+  const db = await openDatabase(database.config);
   const logs: LogEntry[] = [];
-  const app = createApp({ db, cookieSecure: options.cookieSecure ?? false, log: (entry) => logs.push(entry) });
-  const server = await new Promise<ReturnType<typeof app.listen>>((resolve, reject) => {
-    const listening = app.listen(0, '127.0.0.1', (error?: Error) => (error ? reject(error) : resolve(listening)));
+  const app = createApp({ db, cookieSecure, ...options, log: (entry) => logs.push(entry) });
+  const server = createApiServer(app);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
   });
   const { port } = server.address() as AddressInfo;
   return {
@@ -38,7 +41,7 @@ export async function startTestServer(options: { readonly cookieSecure?: boolean
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await db.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      await database.drop();
     },
   };
 }

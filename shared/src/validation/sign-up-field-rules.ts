@@ -26,9 +26,19 @@ const fail = (error: SignUpErrorCode): FieldCheck<never> => ({ ok: false, error 
 // either normalises it or names the error. A missing value is 'required'; a value of the wrong
 // type is treated like unreadable text and gets the field's format error.
 
+/**
+ * What no name contains: C0 controls (NUL included: PostgreSQL refuses it), DEL and C1 controls;
+ * the bidirectional embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069), which can
+ * make a name display as something else; and a lone surrogate (not a character at all). The
+ * left-to-right and right-to-left marks stay allowed: mixed-script names may need them.
+ */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const FORBIDDEN_IN_NAME = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
 function checkName(raw: unknown): FieldCheck<string> {
   if (isEmptyInputValue(raw) || typeof raw !== 'string') return fail('required');
   const name = raw.trim();
+  if (FORBIDDEN_IN_NAME.test(name)) return fail('invalid_characters');
   return codePointLength(name) > NAME_MAX_LENGTH ? fail('too_long') : pass(name);
 }
 

@@ -31,6 +31,8 @@ export interface SignUp {
 export type SignUpErrorCode =
   | 'required'
   | 'too_long'
+  /** Control characters (NUL and the rest of C0, DEL, C1), direction overrides or a broken surrogate. */
+  | 'invalid_characters'
   | 'invalid_email'
   | 'invalid_phone'
   | 'invalid_card_code'

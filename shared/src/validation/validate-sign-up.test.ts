@@ -115,6 +115,28 @@ describe('validateSignUp', () => {
       expect(validateSignUpField('firstName', { firstName: '😀'.repeat(51) })).toBe('too_long');
     });
 
+    it.each([
+      ['NUL', 'Ada\u0000'],
+      ['a tab', 'Ada\tLovelace'],
+      ['a line feed', 'Ada\nLovelace'],
+      ['an escape', '\u001b[31mAda'],
+      ['DEL', 'Ada\u007f'],
+      ['a C1 control', 'Ada\u0085'],
+      ['a right-to-left override', 'Ada\u202egnp.exe'],
+      ['a first-strong isolate', '\u2068Ada\u2069'],
+      ['a lone high surrogate', 'Ada\ud83d'],
+      ['a lone low surrogate', '\ude00Ada'],
+    ])('rejects %s as invalid_characters', (_label, name) => {
+      expect(validateSignUpField('firstName', { firstName: name })).toBe('invalid_characters');
+      expect(validateSignUpField('lastName', { lastName: name })).toBe('invalid_characters');
+    });
+
+    it('accepts letters of any script, emoji, and the left-to-right and right-to-left marks', () => {
+      for (const name of ['Zoë', 'محمد', 'שרה', '李', 'Ada 😀', 'O\u2019Brien', 'Ali\u200f', 'Jean-Luc']) {
+        expect(validateSignUpField('firstName', { firstName: name })).toBeUndefined();
+      }
+    });
+
     it('accepts a one-character name', () => {
       expect(validateSignUpField('lastName', { lastName: 'Ø' })).toBeUndefined();
     });

@@ -1,0 +1,29 @@
+import path from 'node:path';
+import { buildSync } from 'esbuild';
+
+/** Resolved at run time from node_modules: native or WASM parts, or large and plain CommonJS. */
+const EXTERNAL = ['@electric-sql/pglite', 'pg', 'express', 'express-rate-limit'];
+
+export const BUNDLE_PATH = path.resolve(__dirname, '..', 'dist', 'main.js');
+
+/**
+ * Bundles the API (src/main.ts and the shared validation rules it imports as TypeScript) into one
+ * CommonJS file for Node 20: what production runs (`node dist/main.js`). `outfile` must stay
+ * inside api/ so the externals resolve from its node_modules.
+ */
+export function buildBundle(outfile = BUNDLE_PATH): string {
+  buildSync({
+    entryPoints: [path.resolve(__dirname, 'main.ts')],
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    sourcemap: true,
+    outfile,
+    external: EXTERNAL,
+    logLevel: 'warning',
+  });
+  return outfile;
+}
+
+if (require.main === module) buildBundle();

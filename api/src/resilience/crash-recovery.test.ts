@@ -1,0 +1,43 @@
+import { apiEnvFor, createTestDatabase, testEngines } from '../test-support/test-databases';
+import { startApi } from '../test-support/api-process';
+import { signUpLoad, unreadable, type Acknowledged } from './signing-clients';
+
+// `kill -9` in the middle of concurrent sign-ups, a restart on the same data, and every sign-up
+// the API acknowledged with 201 must be there. PGlite with durable commits (fsync on, the default).
+jest.setTimeout(180_000);
+
+const CRASHES = 2;
+const CLIENTS = 16;
+const LOAD_MS = 1_500;
+
+describe.each(testEngines())('crash recovery on %s', (engine) => {
+  it(`loses no acknowledged sign-up over ${CRASHES} kill -9 crashes under ${CLIENTS} concurrent clients`, async () => {
+    const database = await createTestDatabase(engine, { fsync: true });
+    const acknowledged: Acknowledged[] = [];
+    try {
+      for (let crash = 1; crash <= CRASHES; crash += 1) {
+        const api = await startApi(apiEnvFor(database.config));
+        let stopped = false;
+        const load = signUpLoad(() => api.baseUrl, CLIENTS, { stop: () => stopped, stopOnError: true });
+        await new Promise((resolve) => setTimeout(resolve, LOAD_MS));
+        api.child.kill('SIGKILL');
+        await api.exited;
+        stopped = true;
+        const result = await load;
+        expect(result.acknowledged.length).toBeGreaterThan(0);
+        acknowledged.push(...result.acknowledged);
+      }
+      const restarted = await startApi(apiEnvFor(database.config));
+      try {
+        const lost = await unreadable(restarted.baseUrl, acknowledged);
+        console.log(`${engine}: ${acknowledged.length} acknowledged over ${CRASHES} crashes, ${lost.length} lost`);
+        expect(lost).toEqual([]);
+      } finally {
+        restarted.child.kill('SIGTERM');
+        await restarted.exited;
+      }
+    } finally {
+      await database.drop();
+    }
+  });
+});

@@ -1,0 +1,103 @@
+import http from 'node:http';
+import { makeTestCardCode } from '../../../shared/src/validation/test-card-codes';
+import { XSRF_HEADERS } from '../test-support/http-client';
+
+/** TEST SUPPORT ONLY. A sign-up the API acknowledged with 201: what its creator can read back. */
+export interface Acknowledged {
+  readonly id: string;
+  readonly readToken: string;
+}
+
+export interface LoadResult {
+  readonly acknowledged: Acknowledged[];
+  /** How often each failure happened: HTTP statuses other than 201 as `http <status>`, else the socket error code. */
+  readonly failures: Record<string, number>;
+}
+
+export interface LoadOptions {
+  readonly stop: () => boolean;
+  /** A client stops at its first failed request. */
+  readonly stopOnError?: boolean;
+  /**
+   * A client stops once an answer says `Connection: close`, as a proxy in front of replicas moves
+   * on to another one: what a server that is shutting down asks for.
+   */
+  readonly leaveOnConnectionClose?: boolean;
+}
+
+let nextCard = Math.floor(Math.random() * 1e9) * 1000;
+
+interface Answer {
+  readonly status: number;
+  readonly connection: string | undefined;
+  readonly body: string;
+}
+
+function post(agent: http.Agent, url: URL, body: string): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      url,
+      {
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'idempotency-key': crypto.randomUUID(), ...XSRF_HEADERS },
+      },
+      (response) => {
+        let text = '';
+        response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, connection: response.headers.connection, body: text }));
+        response.on('error', reject);
+      },
+    );
+    request.on('error', reject);
+    request.end(body);
+  });
+}
+
+/**
+ * `clients` loops, each on its own keep-alive connection (an agent with one socket), posting new
+ * sign-ups one after another to `baseUrl()` until `stop()` says so, or as the options say.
+ */
+export async function signUpLoad(baseUrl: () => string, clients: number, { stop, stopOnError = false, leaveOnConnectionClose = false }: LoadOptions): Promise<LoadResult> {
+  const acknowledged: Acknowledged[] = [];
+  const failures: Record<string, number> = {};
+  const count = (what: string) => (failures[what] = (failures[what] ?? 0) + 1);
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+      try {
+        while (!stop()) {
+          const cardCode = makeTestCardCode(5_000_000_000_000 + nextCard++);
+          try {
+            const body = JSON.stringify({ firstName: 'Load', lastName: 'Test', email: 'load@example.com', cardCode, acceptedTerms: true });
+            const answer = await post(agent, new URL('/v1/sign-ups', baseUrl()), body);
+            const created = answer.status === 201 ? (JSON.parse(answer.body) as Partial<Acknowledged>) : {};
+            if (created.id && created.readToken) acknowledged.push({ id: created.id, readToken: created.readToken });
+            else count(`http ${answer.status}`);
+            if (leaveOnConnectionClose && answer.connection?.toLowerCase() === 'close') return;
+          } catch (error) {
+            count((error as NodeJS.ErrnoException).code ?? String(error));
+            if (stopOnError) return;
+            await new Promise((resolve) => setTimeout(resolve, 20));
+          }
+        }
+      } finally {
+        agent.destroy();
+      }
+    }),
+  );
+  return { acknowledged, failures };
+}
+
+/** The acknowledged sign-ups that the API at `baseUrl` cannot show its creator: lost. */
+export async function unreadable(baseUrl: string, acknowledged: readonly Acknowledged[]): Promise<Acknowledged[]> {
+  const lost: Acknowledged[] = [];
+  for (let start = 0; start < acknowledged.length; start += 16) {
+    const batch = acknowledged.slice(start, start + 16);
+    const statuses = await Promise.all(
+      batch.map(async ({ id, readToken }) => (await fetch(`${baseUrl}/v1/sign-ups/${id}`, { headers: { authorization: `Bearer ${readToken}` } })).status),
+    );
+    batch.forEach((signUp, index) => statuses[index] !== 200 && lost.push(signUp));
+  }
+  return lost;
+}
