@@ -15,6 +15,8 @@ RUN npm install --no-audit --no-fund -w api
 COPY tsconfig.json ./
 COPY shared shared
 COPY api api
+# The one helper the API shares with the local serve scripts: stop when the parent process dies.
+COPY tooling/process tooling/process
 RUN npm run build -w api
 
 FROM node:20-bookworm-slim

@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { createApp } from './app';
 import { readConfig } from './config';
-import { exitWithParent } from './exit-with-parent';
+import { exitWithParent } from '../../tooling/process/exit-with-parent';
 import { purgeExpiredKeys } from './db/idempotency-store';
 import { openDatabase } from './db/open-database';
 import { Lifecycle } from './http/lifecycle';

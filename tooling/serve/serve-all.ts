@@ -7,7 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { REPO_ROOT } from './local-topology';
-import { exitWithParent } from '../../api/src/exit-with-parent';
+import { exitWithParent } from '../process/exit-with-parent';
 
 const children: ChildProcess[] = [];
 

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { LOCAL_PORTS, localRuntimeConfig, REMOTE_APPS, REPO_ROOT } from './local-topology';
-import { exitWithParent } from '../../api/src/exit-with-parent';
+import { exitWithParent } from '../process/exit-with-parent';
 import { startStaticServer } from './static-server';
 
 const { positionals, values } = parseArgs({

@@ -1,3 +1,4 @@
+import { waitFor } from '@testing-library/react';
 import { createMemoryStorage } from '@special-gift/shared/testing';
 import ar from '../../../public/assets/i18n/ar.json';
 import en from '../../../public/assets/i18n/en.json';
@@ -135,8 +136,8 @@ describe('createI18n', () => {
       return serveFiles(url);
     });
     const ready = createI18n({ storage: createMemoryStorage(), defaultLanguage: 'en', browserLanguages: ['en'], namespaces: { intro: 'https://intro.example' } });
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(fetchedUrls().sort()).toEqual(['/assets/i18n/en.json', 'https://intro.example/assets/i18n/en.json']);
+    // Both asked for while no answer has arrived (the gate is still shut).
+    await waitFor(() => expect(fetchedUrls().sort()).toEqual(['/assets/i18n/en.json', 'https://intro.example/assets/i18n/en.json']));
     answer();
     const i18n = await ready;
     fetchMock.mockClear();
