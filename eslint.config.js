@@ -9,8 +9,11 @@ const reactHooks = require('eslint-plugin-react-hooks');
 const importX = require('eslint-plugin-import-x');
 const { createTypeScriptImportResolver } = require('eslint-import-resolver-typescript');
 const globals = require('globals');
+const remotes = require('./tooling/remotes.json');
 
-const appPackages = ['host', 'remote-intro', 'remote-signup', 'remote-thankyou', 'api'];
+const remoteDirs = remotes.map((remote) => remote.dir);
+
+const appPackages = ['host', ...remoteDirs, 'api'];
 const forbidImportsOf = (packages, why) =>
   packages.flatMap((pkg) => [
     { group: [`**/${pkg}/**`, `@special-gift/${pkg}`, `@special-gift/${pkg}/**`], message: why },
@@ -35,7 +38,7 @@ module.exports = tseslint.config(
     files: ['shared/**'],
     rules: { 'no-restricted-imports': ['error', { patterns: forbidImportsOf(appPackages, 'shared is the contract: it imports no app code.') }] },
   },
-  ...['remote-intro', 'remote-signup', 'remote-thankyou'].map((remote) => ({
+  ...remoteDirs.map((remote) => ({
     files: [`${remote}/**`],
     rules: {
       'no-restricted-imports': [
@@ -79,9 +82,9 @@ module.exports = tseslint.config(
               message: 'A feature imports no other feature; share through shell/ or services/.',
             })),
             // Packages.
-            { target: ['./host', './api'], from: ['./remote-intro', './remote-signup', './remote-thankyou'], message: 'Remotes are loaded at runtime through federation, never imported.' },
-            { target: './api', from: ['./host', './remote-intro', './remote-signup', './remote-thankyou'], message: 'The API imports no app; it shares only @special-gift/shared.' },
-            { target: './tooling', from: ['./host', './remote-intro', './remote-signup', './remote-thankyou', './api', './bench', './e2e'], message: 'tooling/ is what the apps build with; it imports no app (bench/ and e2e/ may).' },
+            { target: ['./host', './api'], from: remoteDirs.map((dir) => `./${dir}`), message: 'Remotes are loaded at runtime through federation, never imported.' },
+            { target: './api', from: ['./host', ...remoteDirs.map((dir) => `./${dir}`)], message: 'The API imports no app; it shares only @special-gift/shared.' },
+            { target: './tooling', from: ['./host', ...remoteDirs.map((dir) => `./${dir}`), './api', './bench', './e2e'], message: 'tooling/ is what the apps build with; it imports no app (bench/ and e2e/ may).' },
           ],
         },
       ],

@@ -28,7 +28,7 @@ const browserPackage = (name) => ({
 /** @type {import('jest').Config} */
 module.exports = {
   projects: [
-    ...['shared', 'host', 'remote-intro', 'remote-signup', 'remote-thankyou'].map(browserPackage),
+    ...['shared', 'host', ...require('./tooling/remotes.json').map((remote) => remote.dir)].map(browserPackage),
     { ...common('api'), testEnvironment: 'node' },
     { ...common('tooling'), testMatch: ['<rootDir>/**/*.test.ts'], testEnvironment: 'node' },
   ],

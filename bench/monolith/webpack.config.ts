@@ -3,6 +3,7 @@ import CopyWebpackPlugin from 'copy-webpack-plugin';
 import HtmlWebpackPlugin from 'html-webpack-plugin';
 import MiniCssExtractPlugin from 'mini-css-extract-plugin';
 import type { Configuration } from 'webpack';
+import { REMOTES } from '../../tooling/remotes';
 import { sourceRules } from '../../tooling/webpack/create-webpack-config';
 
 const repo = join(__dirname, '..', '..');
@@ -30,7 +31,7 @@ const config: Configuration = {
       patterns: [
         { from: join(repo, 'host/public'), to: '.' },
         // Each screen's texts where the shell looks for them: beside its (notional) manifest.
-        ...['intro', 'signup', 'thankyou'].map((name) => ({ from: join(repo, `remote-${name}/public/assets`), to: `remotes/${name}/assets` })),
+        ...REMOTES.map((remote) => ({ from: join(repo, remote.dir, 'public/assets'), to: `remotes/${remote.name}/assets` })),
       ],
     }),
   ],

@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { REMOTES } from '../../tooling/remotes';
 import { REPO_ROOT } from '../../tooling/serve/local-topology';
 import { startApp, stopApp } from './servers';
 import { distOf, prepareNginx } from './nginx';
@@ -11,7 +12,7 @@ import { API_DATA_DIR, APPS, STATE_DIR } from './topology';
  * with the host's nginx config, for the bytes budget.
  */
 export default async function globalSetup(): Promise<void> {
-  for (const dir of ['host', 'remote-intro', 'remote-signup', 'remote-thankyou']) {
+  for (const dir of ['host', ...REMOTES.map((remote) => remote.dir)]) {
     if (!existsSync(join(REPO_ROOT, dir, 'dist'))) throw new Error(`${dir}/dist is missing: run "npm run build" before the e2e suite`);
   }
   if (!existsSync(distOf('monolith'))) throw new Error('The monolith baseline is missing: run "npm run build:baseline" before the e2e suite');

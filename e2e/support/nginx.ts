@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { accessSync, constants, cpSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../../tooling/serve/local-topology';
+import { REMOTES, type RemoteName } from '../../tooling/remotes';
 import { API_URL, E2E_PORTS, HOST_URL, STATE_DIR, type AppName } from './topology';
 
 /**
@@ -14,11 +15,12 @@ export type StaticApp = Exclude<AppName, 'api'>;
 const DEPLOY = join(REPO_ROOT, 'deploy', 'nginx');
 const DIST: Record<StaticApp, string> = {
   host: join(REPO_ROOT, 'host', 'dist'),
-  intro: join(REPO_ROOT, 'remote-intro', 'dist'),
-  signup: join(REPO_ROOT, 'remote-signup', 'dist'),
-  thankyou: join(REPO_ROOT, 'remote-thankyou', 'dist'),
+  ...(Object.fromEntries(REMOTES.map((remote) => [remote.name, join(REPO_ROOT, remote.dir, 'dist')])) as Record<RemoteName, string>),
   monolith: join(REPO_ROOT, 'bench', 'monolith', 'dist'),
 };
+const isRemote = (app: StaticApp): app is RemoteName => REMOTES.some((remote) => remote.name === app);
+/** The variable the image's entrypoint reads a remote's entry URL from (deploy/nginx/entrypoint). */
+const entryVariable = (name: RemoteName) => `REMOTE_${name.toUpperCase()}_URL`;
 export const distOf = (app: StaticApp) => DIST[app];
 
 export const wwwRoot = (app: StaticApp) => join(STATE_DIR, 'www', app);
@@ -27,7 +29,7 @@ const prefixOf = (app: StaticApp) => join(STATE_DIR, 'nginx', app);
 /** The environment a container of this app gets in docker-compose, with the e2e ports. */
 export function containerEnv(app: StaticApp): Record<string, string> {
   const common = { PORT: String(E2E_PORTS[app]), STATIC_ROOT: wwwRoot(app) };
-  if (app === 'intro' || app === 'signup' || app === 'thankyou') return { ...common, APP_KIND: 'remote', HOST_ORIGIN: HOST_URL };
+  if (isRemote(app)) return { ...common, APP_KIND: 'remote', HOST_ORIGIN: HOST_URL };
   const hostEnv = {
     ...common,
     APP_KIND: 'host',
@@ -39,17 +41,10 @@ export function containerEnv(app: StaticApp): Record<string, string> {
     // The suite signs up far more often than one person would.
     SIGN_UP_RATE_PER_MINUTE: '6000',
   };
-  if (app === 'monolith') {
-    // Same-origin, notional entries: the monolith imports its screens and finds each screen's texts
-    // beside its entry, where its build copies them.
-    return { ...hostEnv, REMOTE_INTRO_URL: '/remotes/intro/remoteEntry.js', REMOTE_SIGNUP_URL: '/remotes/signup/remoteEntry.js', REMOTE_THANKYOU_URL: '/remotes/thankyou/remoteEntry.js' };
-  }
-  return {
-    ...hostEnv,
-    REMOTE_INTRO_URL: `http://localhost:${E2E_PORTS.intro}/remoteEntry.js`,
-    REMOTE_SIGNUP_URL: `http://localhost:${E2E_PORTS.signup}/remoteEntry.js`,
-    REMOTE_THANKYOU_URL: `http://localhost:${E2E_PORTS.thankyou}/remoteEntry.js`,
-  };
+  // The monolith's entries are same-origin and notional: it imports its screens and finds each
+  // screen's texts beside its entry, where its build copies them.
+  const entryUrl = (name: RemoteName) => (app === 'monolith' ? `/remotes/${name}/remoteEntry.js` : `http://localhost:${E2E_PORTS[name]}/remoteEntry.js`);
+  return { ...hostEnv, ...Object.fromEntries(REMOTES.map((remote) => [entryVariable(remote.name), entryUrl(remote.name)])) };
 }
 
 /** envsubst as the nginx image runs it: `${NAME}` is replaced only when NAME is set. */

@@ -1,15 +1,21 @@
 import type { BrowserContext, Page, Route } from '@playwright/test';
+import { REMOTES, type RemoteName } from '../../tooling/remotes';
 import { E2E_PORTS } from './topology';
 
-export type RemoteName = 'intro' | 'signup' | 'thankyou';
-export const REMOTE_NAMES: readonly RemoteName[] = ['intro', 'signup', 'thankyou'];
+export { REMOTE_NAMES, type RemoteName } from '../../tooling/remotes';
 
-/** Where each remote's screen lives and what shows that it rendered (in English and French). */
-export const SCREENS: Record<RemoteName, { path: string; text: { en: string; fr: string } }> = {
-  intro: { path: '/', text: { en: 'A gift card that feels special', fr: 'Une carte cadeau vraiment spéciale' } },
-  signup: { path: '/sign-up', text: { en: 'Register your card to start using it. It takes about a minute.', fr: 'Enregistrez votre carte pour commencer à l’utiliser. Cela prend environ une minute.' } },
-  thankyou: { path: '/thank-you', text: { en: 'Thank you for signing up!', fr: 'Merci pour votre inscription !' } },
+/** Text that shows each remote's screen rendered, in English and French. */
+const SCREEN_TEXT: Record<RemoteName, { en: string; fr: string }> = {
+  intro: { en: 'A gift card that feels special', fr: 'Une carte cadeau vraiment spéciale' },
+  signup: { en: 'Register your card to start using it. It takes about a minute.', fr: 'Enregistrez votre carte pour commencer à l’utiliser. Cela prend environ une minute.' },
+  thankyou: { en: 'Thank you for signing up!', fr: 'Merci pour votre inscription !' },
 };
+
+/** Where each remote's screen lives and what shows that it rendered. */
+export const SCREENS = Object.fromEntries(REMOTES.map((remote) => [remote.name, { path: remote.route, text: SCREEN_TEXT[remote.name] }])) as Record<
+  RemoteName,
+  { path: string; text: { en: string; fr: string } }
+>;
 
 export const remoteOrigin = (remote: RemoteName) => `http://localhost:${E2E_PORTS[remote]}`;
 

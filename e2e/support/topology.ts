@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { REMOTES, type RemoteName } from '../../tooling/remotes';
 import { REPO_ROOT, type Topology } from '../../tooling/serve/local-topology';
 
 /**
@@ -10,11 +11,9 @@ const PORT_BASE = Number(process.env.E2E_PORT_BASE ?? 4300);
 if (!Number.isInteger(PORT_BASE) || PORT_BASE < 1024 || PORT_BASE > 65_000) throw new Error(`E2E_PORT_BASE must be a port number, got "${process.env.E2E_PORT_BASE}"`);
 export const E2E_PORTS: Topology & { monolith: number } = {
   host: PORT_BASE,
-  intro: PORT_BASE + 1,
-  signup: PORT_BASE + 2,
-  thankyou: PORT_BASE + 3,
-  api: PORT_BASE + 4,
-  monolith: PORT_BASE + 5,
+  ...(Object.fromEntries(REMOTES.map((remote, index) => [remote.name, PORT_BASE + 1 + index])) as Record<RemoteName, number>),
+  api: PORT_BASE + 1 + REMOTES.length,
+  monolith: PORT_BASE + 2 + REMOTES.length,
 };
 export const HOST_URL = `http://localhost:${E2E_PORTS.host}`;
 export const MONOLITH_URL = `http://localhost:${E2E_PORTS.monolith}`;
@@ -22,5 +21,5 @@ export const API_URL = `http://127.0.0.1:${E2E_PORTS.api}`;
 export const STATE_DIR = join(REPO_ROOT, '.e2e');
 export const API_DATA_DIR = join(STATE_DIR, 'api-data');
 
-export type AppName = 'host' | 'intro' | 'signup' | 'thankyou' | 'api' | 'monolith';
-export const APPS: readonly AppName[] = ['api', 'intro', 'signup', 'thankyou', 'host', 'monolith'];
+export type AppName = 'host' | RemoteName | 'api' | 'monolith';
+export const APPS: readonly AppName[] = ['api', ...REMOTES.map((remote) => remote.name), 'host', 'monolith'];

@@ -1,23 +1,17 @@
 import { join } from 'node:path';
+import { REMOTES, type RemoteName } from '../remotes';
 
-/** Where each app is served locally: the README's ports. */
 export const REPO_ROOT = join(__dirname, '..', '..');
 
-export interface Topology {
-  host: number;
-  intro: number;
-  signup: number;
-  thankyou: number;
-  api: number;
-}
+/** A port for every app. */
+export type Topology = Record<'host' | 'api' | RemoteName, number>;
 
-export const LOCAL_PORTS: Topology = { host: 3000, intro: 3001, signup: 3002, thankyou: 3003, api: 3004 };
-
-export const REMOTE_APPS = [
-  { name: 'intro', dir: 'remote-intro' },
-  { name: 'signup', dir: 'remote-signup' },
-  { name: 'thankyou', dir: 'remote-thankyou' },
-] as const;
+/** Where each app is served locally: the README's ports. */
+export const LOCAL_PORTS: Topology = {
+  host: 3000,
+  api: 3004,
+  ...(Object.fromEntries(REMOTES.map((remote) => [remote.name, remote.localPort])) as Record<RemoteName, number>),
+};
 
 /** The host's runtime config for a topology on loopback. */
 export function localRuntimeConfig(ports: Topology, hostname = 'localhost') {
@@ -26,10 +20,6 @@ export function localRuntimeConfig(ports: Topology, hostname = 'localhost') {
     cardScanBase: 'https://www.special-gift.example/scan',
     siteBase: 'https://www.special-gift.example',
     defaultLanguage: 'en',
-    remotes: {
-      intro: `http://${hostname}:${ports.intro}/remoteEntry.js`,
-      signup: `http://${hostname}:${ports.signup}/remoteEntry.js`,
-      thankyou: `http://${hostname}:${ports.thankyou}/remoteEntry.js`,
-    },
+    remotes: Object.fromEntries(REMOTES.map((remote) => [remote.name, `http://${hostname}:${ports[remote.name]}/remoteEntry.js`])) as Record<RemoteName, string>,
   };
 }

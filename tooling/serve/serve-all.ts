@@ -6,8 +6,9 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { REPO_ROOT } from './local-topology';
 import { exitWithParent } from '../process/exit-with-parent';
+import { REMOTES } from '../remotes';
+import { LOCAL_PORTS, REPO_ROOT } from './local-topology';
 
 const children: ChildProcess[] = [];
 
@@ -40,5 +41,5 @@ process.on('SIGTERM', () => shutdown(0));
 exitWithParent(() => shutdown(0));
 
 run('api', ['dist/main.js'], join(REPO_ROOT, 'api'));
-for (const app of ['intro', 'signup', 'thankyou', 'host']) run(app, ['--import', 'tsx', join(__dirname, 'serve-app.ts'), app]);
-console.log('Special Gift: open http://localhost:3000 (Ctrl+C stops everything)');
+for (const app of [...REMOTES.map((remote) => remote.name), 'host']) run(app, ['--import', 'tsx', join(__dirname, 'serve-app.ts'), app]);
+console.log(`Special Gift: open http://localhost:${LOCAL_PORTS.host} (Ctrl+C stops everything)`);

@@ -1,36 +1,32 @@
 /**
- * Serves one built app: `tsx tooling/serve/serve-app.ts <host|intro|signup|thankyou> [--port N]
- * [--host-origin URL] [--api URL] [--config FILE]`. Used by serve-all and by the e2e harness,
- * which stops and starts single apps.
+ * Serves one built app on its local port: `node --import tsx tooling/serve/serve-app.ts <app>`,
+ * with `app` the host or a remote's name. serve-all runs one per app, so each can be restarted alone.
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { LOCAL_PORTS, localRuntimeConfig, REMOTE_APPS, REPO_ROOT } from './local-topology';
+import { REMOTES } from '../remotes';
 import { exitWithParent } from '../process/exit-with-parent';
+import { LOCAL_PORTS, localRuntimeConfig, REPO_ROOT } from './local-topology';
 import { startStaticServer } from './static-server';
 
-const { positionals, values } = parseArgs({
-  allowPositionals: true,
-  options: { 'exit-with-parent': { type: 'boolean' }, port: { type: 'string' }, 'host-origin': { type: 'string' }, api: { type: 'string' }, config: { type: 'string' } },
-});
+const { positionals } = parseArgs({ allowPositionals: true, options: { 'exit-with-parent': { type: 'boolean' } } });
 const app = positionals[0];
-const remote = REMOTE_APPS.find((candidate) => candidate.name === app);
+const remote = REMOTES.find((candidate) => candidate.name === app);
 if (app !== 'host' && !remote) {
-  console.error('usage: serve-app <host|intro|signup|thankyou> [--port N] [--host-origin URL] [--api URL] [--config FILE]');
+  console.error(`usage: serve-app <${['host', ...REMOTES.map((candidate) => candidate.name)].join('|')}> [--exit-with-parent]`);
   process.exit(2);
 }
 
-const port = Number(values.port ?? (remote ? LOCAL_PORTS[remote.name] : LOCAL_PORTS.host));
+const port = remote ? remote.localPort : LOCAL_PORTS.host;
 void startStaticServer(
   remote
-    ? { root: join(REPO_ROOT, remote.dir, 'dist'), port, corsOrigin: values['host-origin'] ?? `http://localhost:${LOCAL_PORTS.host}` }
+    ? { root: join(REPO_ROOT, remote.dir, 'dist'), port, corsOrigin: `http://localhost:${LOCAL_PORTS.host}` }
     : {
         root: join(REPO_ROOT, 'host', 'dist'),
         port,
         spa: true,
-        apiTarget: values.api ?? `http://127.0.0.1:${LOCAL_PORTS.api}`,
-        config: values.config ? (JSON.parse(readFileSync(values.config, 'utf8')) as unknown) : localRuntimeConfig(LOCAL_PORTS),
+        apiTarget: `http://127.0.0.1:${LOCAL_PORTS.api}`,
+        config: localRuntimeConfig(LOCAL_PORTS),
       },
 ).then((server) => {
   console.log(`${app} on http://localhost:${port}`);
