@@ -9,8 +9,11 @@ import type { Page } from '@playwright/test';
 export async function horizontalOverflow(page: Page): Promise<string[]> {
   return page.evaluate(() => {
     const problems: string[] = [];
+    // Against the layout viewport: a phone browser zooms out to fit wide content, widening innerWidth.
     const root = document.scrollingElement ?? document.documentElement;
-    if (root.scrollWidth > window.innerWidth + 1) problems.push(`page is ${root.scrollWidth}px wide in a ${window.innerWidth}px viewport`);
+    const width = document.documentElement.clientWidth;
+    if (root.scrollWidth > width + 1) problems.push(`page is ${root.scrollWidth}px wide in a ${width}px viewport`);
+    if (window.visualViewport && window.visualViewport.scale < 0.99) problems.push(`page zoomed out to ${window.visualViewport.scale.toFixed(2)} to fit its content`);
     for (const dialog of document.querySelectorAll<HTMLElement>('dialog[open], dialog[open] *')) {
       const style = getComputedStyle(dialog);
       if (!/(auto|scroll)/.test(style.overflowX)) continue;
