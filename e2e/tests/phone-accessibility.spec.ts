@@ -47,6 +47,16 @@ const SCREENS: Screen[] = [
   },
   { name: 'sign-up', open: openSignUp },
   {
+    // A forward move slides the new page in from the side: it must not leave the page wider.
+    name: 'sign-up, from the intro',
+    open: async (page) => {
+      await page.goto('/');
+      await page.locator('.sg-page__footer button').click();
+      await expect(page.locator('form.signup__form')).not.toHaveAttribute('aria-busy');
+      await page.evaluate(() => Promise.all(document.getAnimations().filter((a) => a.effect?.getTiming().iterations !== Infinity).map((a) => a.finished)));
+    },
+  },
+  {
     name: 'sign-up, empty submit',
     open: async (page) => {
       await openSignUp(page);
