@@ -6,6 +6,8 @@ export interface FocusReport {
   element: string;
   /** Share of the element's on-screen box covered by fixed or sticky bars (0-1). */
   hiddenShare: number;
+  /** The same for its label (a form field's), so the user can tell which field it is; 0 without one. */
+  labelHiddenShare: number;
   /** Share of the element's box that is inside the viewport at all (0-1). */
   inViewShare: number;
   /** True when nothing but the document itself has focus. */
@@ -28,22 +30,19 @@ export async function focusedElementReport(page: Page): Promise<FocusReport> {
   return page.evaluate(() => {
     const focused = document.activeElement;
     if (!focused || focused === document.body || focused === document.documentElement) {
-      return { element: 'body', hiddenShare: 0, inViewShare: 0, none: true };
+      return { element: 'body', hiddenShare: 0, labelHiddenShare: 0, inViewShare: 0, none: true };
     }
     const describe = (el: Element) => {
       const text = (el.textContent ?? '').trim().slice(0, 30);
       return `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.classList.length ? `.${[...el.classList].join('.')}` : ''}${text ? ` "${text}"` : ''}`;
     };
-    const box = focused.getBoundingClientRect();
-    const area = Math.max(1, box.width * box.height);
+
     const clip = (a: DOMRect, b: { left: number; top: number; right: number; bottom: number }) => {
       const w = Math.min(a.right, b.right) - Math.max(a.left, b.left);
       const h = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
       return w > 0 && h > 0 ? { left: Math.max(a.left, b.left), top: Math.max(a.top, b.top), right: Math.min(a.right, b.right), bottom: Math.min(a.bottom, b.bottom) } : undefined;
     };
     const viewport = { left: 0, top: 0, right: window.innerWidth, bottom: window.innerHeight };
-    const inView = clip(box, viewport);
-    const inViewArea = inView ? (inView.right - inView.left) * (inView.bottom - inView.top) : 0;
 
     const layer = focused.closest('dialog[open]') ?? document.body;
     const bars = [...layer.querySelectorAll<HTMLElement>('*')].filter((el) => {
@@ -55,13 +54,22 @@ export async function focusedElementReport(page: Page): Promise<FocusReport> {
       const transparent = style.backgroundColor === 'rgba(0, 0, 0, 0)' || style.backgroundColor === 'transparent';
       return !transparent || style.backgroundImage !== 'none';
     });
-    // Bars do not overlap each other (toolbar on top, footer at the bottom), so their covers add up.
-    let hidden = 0;
-    for (const bar of bars) {
-      const cover = inView && clip(bar.getBoundingClientRect(), inView);
-      if (cover) hidden += (cover.right - cover.left) * (cover.bottom - cover.top);
-    }
-    return { element: describe(focused), hiddenShare: inViewArea ? Math.min(1, hidden / inViewArea) : 1, inViewShare: inViewArea / area, none: false };
+    /** Share of `box` inside the viewport, and share of that part under the bars. */
+    const measure = (box: DOMRect) => {
+      const inView = clip(box, viewport);
+      const inViewArea = inView ? (inView.right - inView.left) * (inView.bottom - inView.top) : 0;
+      // Bars do not overlap each other (toolbar on top, footer at the bottom), so their covers add up.
+      let hidden = 0;
+      for (const bar of bars) {
+        const cover = inView && clip(bar.getBoundingClientRect(), inView);
+        if (cover) hidden += (cover.right - cover.left) * (cover.bottom - cover.top);
+      }
+      return { inViewShare: inViewArea / Math.max(1, box.width * box.height), hiddenShare: inViewArea ? Math.min(1, hidden / inViewArea) : 1 };
+    };
+    const own = measure(focused.getBoundingClientRect());
+    const labels = focused instanceof HTMLInputElement && focused.labels ? [...focused.labels] : [];
+    const labelHiddenShare = Math.max(0, ...labels.map((label) => measure(label.getBoundingClientRect()).hiddenShare));
+    return { element: describe(focused), ...own, labelHiddenShare, none: false };
   });
 }
 

@@ -126,9 +126,9 @@ function record(check: string, screen: string, language: Language, viewport: str
   console.log(`${check} | ${screen} | ${language} | ${viewport} | ${problems.length === 0 ? 'pass' : `FAIL: ${problems.join('; ')}`}`);
 }
 
-const obscured = (report: FocusReport) => !report.none && (report.hiddenShare > SLIVER || report.inViewShare < 1 - SLIVER);
+const obscured = (report: FocusReport) => !report.none && (report.hiddenShare > SLIVER || report.labelHiddenShare > SLIVER || report.inViewShare < 1 - SLIVER);
 const describeFocus = (report: FocusReport, key: string) =>
-  `${key} → ${report.element}: ${Math.round(report.hiddenShare * 100)}% under a bar, ${Math.round(report.inViewShare * 100)}% in view`;
+  `${key} → ${report.element}: ${Math.round(report.hiddenShare * 100)}% under a bar (its label ${Math.round(report.labelHiddenShare * 100)}%), ${Math.round(report.inViewShare * 100)}% in view`;
 
 /**
  * Focus after the screen opened (moved there by script), then Tab forward through every element and
