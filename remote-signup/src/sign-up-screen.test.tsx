@@ -150,6 +150,37 @@ describe('SignUpScreen: submitting', () => {
     expect(shell.http.post).not.toHaveBeenCalled();
   });
 
+  it('with errors: each message is heard once, with its field, not all at once from live regions', async () => {
+    const user = fastUser();
+    await renderSignUp();
+    const messages = () => [...document.querySelectorAll('.sg-field__error')].filter((node) => node.textContent !== '');
+
+    await user.click(submitButton());
+    expect(field.firstName()).toHaveFocus();
+    expect(messages()).toHaveLength(5);
+    for (const message of messages()) expect(message).toHaveAttribute('aria-live', 'off');
+
+    // Leaving a field is the user's own step again: a message that then appears is announced.
+    await user.tab();
+    await user.type(field.lastName(), 'L');
+    await user.clear(field.lastName());
+    await user.tab();
+    expect(field.lastName()).toHaveAccessibleDescription('Enter your last name.');
+    for (const message of messages()) expect(message).toHaveAttribute('aria-live', 'polite');
+  });
+
+  it('marks each message with an icon hidden from assistive technologies, which hear aria-invalid instead', async () => {
+    const user = fastUser();
+    await renderSignUp();
+    await user.click(submitButton());
+    for (const input of [field.firstName(), field.lastName(), field.email(), field.cardCode(), field.consent()]) {
+      expect(input).toHaveAttribute('aria-invalid', 'true');
+      const message = document.getElementById(`${input.id}-error`);
+      expect(message?.querySelector('svg.sg-field__error-icon')).toHaveAttribute('aria-hidden', 'true');
+    }
+    expect(document.querySelector('.sg-field__hint svg')).toBeNull();
+  });
+
   it('with errors further down: focuses the first invalid one', async () => {
     const user = fastUser();
     const shell = createTestShell();

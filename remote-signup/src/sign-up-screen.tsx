@@ -23,6 +23,7 @@ export function SignUpScreen() {
     name: field,
     value: values[field],
     error: message(field),
+    announceError: form.announceErrors,
     onChange: (event: { target: { value: string } }) => form.change(field, event.target.value),
     onBlur: () => form.blur(field),
   });
@@ -74,6 +75,7 @@ export function SignUpScreen() {
           checked={values.acceptedTerms}
           onChange={(event) => form.change('acceptedTerms', event.target.checked)}
           error={message('acceptedTerms')}
+          announceError={form.announceErrors}
           label={
             <>
               {t('consent.before')}{' '}

@@ -55,6 +55,9 @@ export function useSignUpForm() {
   const [errors, setErrors] = useState<SignUpErrors>({});
   const [submitting, setSubmitting] = useState(false);
   const [ready, setReady] = useState(false);
+  // Off from a submit that moves focus to an invalid field until the user edits or leaves one:
+  // each message is then read once, with its field, instead of all at once from live regions.
+  const [announceErrors, setAnnounceErrors] = useState(true);
   const touched = useRef(new Set<SignUpField>());
   const idempotencyKey = useRef<string | undefined>(undefined);
   const inFlight = useRef(false);
@@ -103,6 +106,7 @@ export function useSignUpForm() {
     <K extends keyof SignUpValues>(field: K, value: SignUpValues[K]) => {
       // Different values make a different submission: it needs its own idempotency key.
       idempotencyKey.current = undefined;
+      setAnnounceErrors(true);
       setValues((current) => {
         const next = { ...current, [field]: field === 'cardCode' ? formatCardCode(String(value)) : value };
         if (touched.current.has(field) || field === 'acceptedTerms') setFieldError(field, next);
@@ -124,6 +128,7 @@ export function useSignUpForm() {
   const blur = useCallback(
     (field: SignUpField) => {
       touched.current.add(field);
+      setAnnounceErrors(true);
       setFieldError(field, values);
     },
     [values, setFieldError],
@@ -133,6 +138,7 @@ export function useSignUpForm() {
     const checked = validateSignUp(values);
     SIGN_UP_FIELDS.forEach((field) => touched.current.add(field));
     if (!checked.ok) {
+      setAnnounceErrors(false);
       setErrors(checked.errors);
       focusFirstInvalid(checked.errors);
       return;
@@ -166,6 +172,7 @@ export function useSignUpForm() {
         // Field errors the form can show go on their fields; anything else gets the alert below.
         setSubmitting(false);
         if (Object.keys(serverErrors).length > 0) {
+          setAnnounceErrors(false);
           setErrors(serverErrors);
           focusFirstInvalid(serverErrors);
           return;
@@ -193,5 +200,5 @@ export function useSignUpForm() {
     });
   }, [send]);
 
-  return { values, errors, submitting, ready, change, fillCardCode, blur, submit };
+  return { values, errors, announceErrors, submitting, ready, change, fillCardCode, blur, submit };
 }

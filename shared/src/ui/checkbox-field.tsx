@@ -1,12 +1,15 @@
 import { useId, type InputHTMLAttributes, type ReactNode } from 'react';
+import { FieldError } from './field-error';
 
 export interface CheckboxFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'type' | 'id'> {
   id?: string;
   label: ReactNode;
   error?: string | undefined;
+  /** Announce the error when it appears (default); see {@link FieldError}. */
+  announceError?: boolean | undefined;
 }
 
-export function CheckboxField({ id, label, error, className, ...inputProps }: CheckboxFieldProps) {
+export function CheckboxField({ id, label, error, announceError, className, ...inputProps }: CheckboxFieldProps) {
   const generatedId = useId();
   const inputId = id ?? generatedId;
   const errorId = `${inputId}-error`;
@@ -18,9 +21,7 @@ export function CheckboxField({ id, label, error, className, ...inputProps }: Ch
           {label}
         </label>
       </div>
-      <p id={errorId} className="sg-field__error" aria-live="polite">
-        {error}
-      </p>
+      <FieldError id={errorId} error={error} live={announceError} />
     </div>
   );
 }

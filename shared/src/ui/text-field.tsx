@@ -1,4 +1,5 @@
 import { useId, type InputHTMLAttributes, type ReactNode } from 'react';
+import { FieldError } from './field-error';
 
 export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id'> {
   id?: string;
@@ -8,9 +9,11 @@ export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElemen
   hint?: ReactNode;
   /** Extra content after the label, e.g. a "Where is my card code?" link. */
   labelAddon?: ReactNode;
+  /** Announce the error when it appears (default); see {@link FieldError}. */
+  announceError?: boolean | undefined;
 }
 
-export function TextField({ id, label, error, hint, labelAddon, className, ...inputProps }: TextFieldProps) {
+export function TextField({ id, label, error, hint, labelAddon, announceError, className, ...inputProps }: TextFieldProps) {
   const generatedId = useId();
   const inputId = id ?? generatedId;
   const hintId = hint ? `${inputId}-hint` : undefined;
@@ -30,10 +33,7 @@ export function TextField({ id, label, error, hint, labelAddon, className, ...in
           {hint}
         </p>
       ) : null}
-      {/* Always rendered so screen readers announce the error when it appears. */}
-      <p id={errorId} className="sg-field__error" aria-live="polite">
-        {error}
-      </p>
+      <FieldError id={errorId} error={error} live={announceError} />
     </div>
   );
 }

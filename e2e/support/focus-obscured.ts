@@ -1,0 +1,118 @@
+import type { Page } from '@playwright/test';
+
+/** What the focused element looks like against the bars that stay on screen while the page scrolls. */
+export interface FocusReport {
+  /** `tag#id.class "text"`: enough to name the element in a failure message. */
+  element: string;
+  /** Share of the element's on-screen box covered by fixed or sticky bars (0-1). */
+  hiddenShare: number;
+  /** The same for its label (a form field's), so the user can tell which field it is; 0 without one. */
+  labelHiddenShare: number;
+  /** Share of the element's box that is inside the viewport at all (0-1). */
+  inViewShare: number;
+  /** True when nothing but the document itself has focus. */
+  none: boolean;
+}
+
+/**
+ * Up to this share of the focused element may sit under a bar (WCAG 2.4.11 fails only when it is
+ * entirely hidden; we allow no more than a sliver, e.g. a few pixels of a text field's border).
+ */
+export const SLIVER = 0.1;
+
+/**
+ * How much of the focused element a fixed or sticky bar covers. A "bar" is an element positioned
+ * fixed or sticky that paints a background (so the empty, transparent toast region is not one) and
+ * does not contain the focused element (a toolbar button is not hidden by its own toolbar). While a
+ * modal dialog is open only bars inside it count: the dialog is in the top layer, above the page.
+ */
+export async function focusedElementReport(page: Page): Promise<FocusReport> {
+  return page.evaluate(() => {
+    const focused = document.activeElement;
+    if (!focused || focused === document.body || focused === document.documentElement) {
+      return { element: 'body', hiddenShare: 0, labelHiddenShare: 0, inViewShare: 0, none: true };
+    }
+    const describe = (el: Element) => {
+      const text = (el.textContent ?? '').trim().slice(0, 30);
+      return `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.classList.length ? `.${[...el.classList].join('.')}` : ''}${text ? ` "${text}"` : ''}`;
+    };
+
+    const clip = (a: DOMRect, b: { left: number; top: number; right: number; bottom: number }) => {
+      const w = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+      const h = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+      return w > 0 && h > 0 ? { left: Math.max(a.left, b.left), top: Math.max(a.top, b.top), right: Math.min(a.right, b.right), bottom: Math.min(a.bottom, b.bottom) } : undefined;
+    };
+    const viewport = { left: 0, top: 0, right: window.innerWidth, bottom: window.innerHeight };
+
+    const layer = focused.closest('dialog[open]') ?? document.body;
+    const bars = [...layer.querySelectorAll<HTMLElement>('*')].filter((el) => {
+      if (el.contains(focused) || focused.contains(el)) return false;
+      if (layer === document.body && el.closest('dialog[open], [popover]')) return false;
+      const style = getComputedStyle(el);
+      if (style.position !== 'fixed' && style.position !== 'sticky') return false;
+      if (style.visibility === 'hidden' || style.display === 'none') return false;
+      const transparent = style.backgroundColor === 'rgba(0, 0, 0, 0)' || style.backgroundColor === 'transparent';
+      return !transparent || style.backgroundImage !== 'none';
+    });
+    /** Share of `box` inside the viewport, and share of that part under the bars. */
+    const measure = (box: DOMRect) => {
+      const inView = clip(box, viewport);
+      const inViewArea = inView ? (inView.right - inView.left) * (inView.bottom - inView.top) : 0;
+      // Bars do not overlap each other (toolbar on top, footer at the bottom), so their covers add up.
+      let hidden = 0;
+      for (const bar of bars) {
+        const cover = inView && clip(bar.getBoundingClientRect(), inView);
+        if (cover) hidden += (cover.right - cover.left) * (cover.bottom - cover.top);
+      }
+      return { inViewShare: inViewArea / Math.max(1, box.width * box.height), hiddenShare: inViewArea ? Math.min(1, hidden / inViewArea) : 1 };
+    };
+    const own = measure(focused.getBoundingClientRect());
+    const labels = focused instanceof HTMLInputElement && focused.labels ? [...focused.labels] : [];
+    const labelHiddenShare = Math.max(0, ...labels.map((label) => measure(label.getBoundingClientRect()).hiddenShare));
+    return { element: describe(focused), ...own, labelHiddenShare, none: false };
+  });
+}
+
+/**
+ * Every element the keyboard can reach in the current layer (the open modal dialog, or the page),
+ * in document order, described as in {@link FocusReport}. Sequential focus order equals document
+ * order here: the app uses no positive tabindex.
+ */
+export async function tabbableElements(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const layer = document.querySelector('dialog[open]') ?? document.body;
+    const selector = 'a[href], button, input, select, textarea, [tabindex]:not([tabindex="-1"]), summary';
+    const describe = (el: Element) => {
+      const text = (el.textContent ?? '').trim().slice(0, 30);
+      return `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.classList.length ? `.${[...el.classList].join('.')}` : ''}${text ? ` "${text}"` : ''}`;
+    };
+    return [...layer.querySelectorAll<HTMLElement>(selector)]
+      .filter((el) => {
+        if (el.matches(':disabled') || el.closest('[inert]') || el.tabIndex < 0) return false;
+        if (layer === document.body && el.closest('dialog, [popover]')) return false;
+        return el.checkVisibility({ visibilityProperty: true }) && el.getClientRects().length > 0;
+      })
+      .map(describe);
+  });
+}
+
+export interface WalkStep extends FocusReport {
+  key: string;
+}
+
+/**
+ * Presses Tab n + 1 times and then Shift+Tab n + 1 times, n being the number of tabbable elements
+ * of the current layer, reporting the focused element after each key. Whatever has focus at the
+ * start (the page title, a field focused by script), each direction reaches every element once:
+ * the extra key covers the one stop outside the page (the browser's own UI) when focus wraps.
+ */
+export async function walkFocus(page: Page): Promise<{ steps: WalkStep[]; tabbables: string[] }> {
+  const tabbables = await tabbableElements(page);
+  const steps: WalkStep[] = [];
+  const keys = [...Array<string>(tabbables.length + 1).fill('Tab'), ...Array<string>(tabbables.length + 1).fill('Shift+Tab')];
+  for (const key of keys) {
+    await page.keyboard.press(key);
+    steps.push({ key, ...(await focusedElementReport(page)) });
+  }
+  return { steps, tabbables };
+}
