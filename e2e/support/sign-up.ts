@@ -1,19 +1,8 @@
 import type { Page } from '@playwright/test';
+import { makeTestCardCode } from '@special-gift/shared/test-cards';
 
-/** A fresh valid card code (15 random digits + Luhn check digit): each sign-up needs its own card. */
-export function newCardCode(): string {
-  const digits = Array.from({ length: 15 }, (_, i) => (i === 0 ? 4 : Math.floor(Math.random() * 10)));
-  let sum = 0;
-  // Double every second digit from the right, counting the check digit as position 1.
-  digits
-    .slice()
-    .reverse()
-    .forEach((digit, index) => {
-      const doubled = index % 2 === 0 ? digit * 2 : digit;
-      sum += doubled > 9 ? doubled - 9 : doubled;
-    });
-  return [...digits, (10 - (sum % 10)) % 10].join('');
-}
+/** A fresh valid card code (random payload + Luhn check digit): each sign-up needs its own card. */
+export const newCardCode = (): string => makeTestCardCode(Math.floor(Math.random() * 1e15));
 
 export interface Person {
   firstName: string;

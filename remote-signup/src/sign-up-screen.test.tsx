@@ -297,7 +297,7 @@ describe('SignUpScreen: failures', () => {
     const user = fastUser();
     const shell = createTestShell();
     shell.http.post.mockRejectedValueOnce(
-      apiError(409, { error: { code: 'already_registered', message: 'Card already registered', fields: { cardCode: 'already_registered' } } }),
+      apiError(409, { error: { code: 'card_already_registered', message: 'Card already registered', fields: { cardCode: 'already_registered' } } }),
     );
     await renderSignUp(shell);
     await fillValidForm(user);
@@ -377,7 +377,7 @@ describe('SignUpScreen: failures', () => {
   });
 
   it.each([
-    ['a server error', apiError(503, { error: { code: 'unavailable', message: 'Down' } }), en.failure.server],
+    ['a server error', apiError(503, { error: { code: 'not_ready', message: 'Down' } }), en.failure.server],
     ['a rejection without field errors', apiError(400, { error: { code: 'bad_request', message: 'No' } }), en.failure.rejected],
     ['too many attempts', apiError(429, { error: { code: 'rate_limited', message: 'Slow down' } }), en.failure.rate_limited],
     ['an aborted request', new HttpError('aborted', 'aborted'), en.failure.network],

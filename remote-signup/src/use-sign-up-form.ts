@@ -11,19 +11,13 @@ import {
   type SignUpField,
   type SignUpResult,
 } from '@special-gift/shared';
+import type { CreatedSignUp } from '@special-gift/shared/api';
 import { formatCardCode, SIGN_UP_FIELDS, validateSignUp, validateSignUpField } from '@special-gift/shared/validation';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { createIdempotencyKey } from './create-idempotency-key';
 import { clearDraft, readDraft, writeDraft } from './sign-up-draft';
 import { EMPTY_VALUES, fieldId, hasAnyValue, type SignUpValues } from './sign-up-values';
 
-/** The API's answer to a created sign-up (api/openapi.yaml). */
-interface CreatedSignUp {
-  readonly firstName: string;
-  readonly email: string;
-  readonly cardLast4: string;
-  readonly createdAt: string;
-}
 
 const DRAFT_SAVE_DELAY_MS = 300;
 

@@ -1,30 +1,22 @@
+import type { ApiErrorBody, ApiErrorCode } from '@special-gift/shared/api';
 import type { Response } from 'express';
 
-/** The one error shape every error response has (api/openapi.yaml, `ErrorBody`). */
-export interface ApiErrorBody {
-  readonly error: {
-    readonly code: string;
-    /** Human-readable English, for logs and developers; clients switch on `code`. */
-    readonly message: string;
-    /** Per-field codes (`SignUpErrorCode`), when the error is about specific fields. */
-    readonly fields?: Readonly<Record<string, string>>;
-  };
-}
+type FieldCodes = ApiErrorBody['error']['fields'];
 
 /** Thrown (or passed to `next`) by handlers; the error handler turns it into the JSON error response. */
 export class ApiError extends Error {
   override readonly name = 'ApiError';
   constructor(
     readonly status: number,
-    readonly code: string,
+    readonly code: ApiErrorCode,
     message: string,
-    readonly fields?: Readonly<Record<string, string>>,
+    readonly fields?: FieldCodes,
   ) {
     super(message);
   }
 }
 
-export function errorBody(code: string, message: string, fields?: Readonly<Record<string, string>>): ApiErrorBody {
+export function errorBody(code: ApiErrorCode, message: string, fields?: FieldCodes): ApiErrorBody {
   return { error: fields ? { code, message, fields } : { code, message } };
 }
 

@@ -1,3 +1,4 @@
+import type { ApiErrorCode } from '@special-gift/shared/api';
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { RequestHandler } from 'express';
 import type { Duplex } from 'node:stream';
@@ -6,7 +7,7 @@ import { ApiError, errorBody } from './api-error';
 interface ProtocolAnswer {
   readonly status: number;
   readonly reason: string;
-  readonly code: string;
+  readonly code: ApiErrorCode;
   readonly message: string;
 }
 

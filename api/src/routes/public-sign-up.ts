@@ -1,15 +1,5 @@
+import type { PublicSignUp } from '@special-gift/shared/api';
 import type { SignUpRecord } from '../db/sign-up-repository';
-
-/** A sign-up as the API shows it: never the full card code, only its last four digits. */
-export interface PublicSignUp {
-  readonly id: string;
-  readonly firstName: string;
-  readonly lastName: string;
-  readonly email: string;
-  readonly phone: string | null;
-  readonly cardLast4: string;
-  readonly createdAt: string;
-}
 
 export function toPublicSignUp(record: SignUpRecord): PublicSignUp {
   return {
@@ -21,11 +11,6 @@ export function toPublicSignUp(record: SignUpRecord): PublicSignUp {
     cardLast4: record.cardCode.slice(-4),
     createdAt: record.createdAt,
   };
-}
-
-/** The 201 answer: the sign-up and, for its creator only, the token that reads it back. */
-export interface CreatedSignUp extends PublicSignUp {
-  readonly readToken: string;
 }
 
 /**

@@ -9,7 +9,8 @@ import { isJsonObject, parseJsonBody, requireJsonContentType } from '../http/jso
 import { methodNotAllowed } from '../http/method-not-allowed';
 import { signUpRateLimit } from '../http/rate-limit';
 import { requestHash } from '../http/request-hash';
-import { signUpLocation, toPublicSignUp, type CreatedSignUp } from './public-sign-up';
+import type { CreatedSignUp } from '@special-gift/shared/api';
+import { signUpLocation, toPublicSignUp } from './public-sign-up';
 import { createReadToken, hashReadToken, readBearerToken } from './read-token';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

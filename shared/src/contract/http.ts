@@ -1,12 +1,6 @@
-/** The API's documented JSON error body (see api/openapi.yaml). */
-export interface ApiErrorBody {
-  readonly error: {
-    readonly code: string;
-    readonly message: string;
-    /** Per-field error codes, keyed by field name, e.g. `{ cardCode: 'already_registered' }`. */
-    readonly fields?: Readonly<Record<string, string>>;
-  };
-}
+// The API's documented JSON error body: one definition, in the wire contract.
+export type { ApiErrorBody } from '../api';
+import type { ApiErrorBody } from '../api';
 
 export type HttpErrorKind = 'network' | 'timeout' | 'aborted' | 'http';
 

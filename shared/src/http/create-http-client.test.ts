@@ -207,7 +207,7 @@ describe('createHttpClient: XSRF double-submit', () => {
 describe('createHttpClient: failures', () => {
   it("turns an error status with the API's error body into HttpError 'http' with status and body", async () => {
     const { client, fetchImpl } = setup();
-    const body: ApiErrorBody = { error: { code: 'conflict', message: 'Card already registered', fields: { cardCode: 'already_registered' } } };
+    const body: ApiErrorBody = { error: { code: 'card_already_registered', message: 'Card already registered', fields: { cardCode: 'already_registered' } } };
     fetchImpl.mockResolvedValueOnce(json(409, body));
 
     const error = await rejectionOf(client.post('sign-ups', {}));

@@ -28,18 +28,21 @@ export interface SignUp {
   readonly acceptedTerms: true;
 }
 
-export type SignUpErrorCode =
-  | 'required'
-  | 'too_long'
-  /** Control characters (NUL and the rest of C0, DEL, C1), direction overrides or a broken surrogate. */
-  | 'invalid_characters'
-  | 'invalid_email'
-  | 'invalid_phone'
-  | 'invalid_card_code'
-  | 'card_checksum'
-  | 'consent_required'
-  /** Only the server can know this one: the card code is taken. */
-  | 'already_registered';
+/** Every per-field error code, in the API's answers and the form's messages. */
+export const SIGN_UP_ERROR_CODES = [
+  'required',
+  'too_long',
+  // Control characters (NUL and the rest of C0, DEL, C1), direction overrides or a broken surrogate.
+  'invalid_characters',
+  'invalid_email',
+  'invalid_phone',
+  'invalid_card_code',
+  'card_checksum',
+  'consent_required',
+  // Only the server can know this one: the card code is taken.
+  'already_registered',
+] as const;
+export type SignUpErrorCode = (typeof SIGN_UP_ERROR_CODES)[number];
 
 export type SignUpErrors = Partial<Record<SignUpField, SignUpErrorCode>>;
 

@@ -1,5 +1,6 @@
-// TEST FIXTURES ONLY: card codes for unit and e2e tests. Deliberately not exported from the
-// validation barrel, so production bundles never carry them. Import this file by path.
+// TEST FIXTURES ONLY: card codes for unit, API and e2e tests, as `@special-gift/shared/test-cards`
+// (plain TypeScript, importable from Node). Not in the validation barrel, so production bundles
+// never carry them.
 import { isLuhnValid } from './card-code';
 
 /** Well-known Luhn-valid 16-digit numbers (public test numbers, not real cards). */

@@ -1,0 +1,66 @@
+// The sign-up API's wire contract (`@special-gift/shared/api`), the one definition of what crosses
+// the wire: the API answers with these, the sign-up form reads them, the tests send and check them.
+// api/openapi.yaml documents the same; shared/src/api/openapi.test.ts keeps the two equal. Not a
+// federated share: types cost nothing, and the lists are bundled only where they are used.
+import type { SignUpField } from '../validation/sign-up-types';
+
+export { SIGN_UP_ERROR_CODES, SIGN_UP_FIELDS, type SignUpErrorCode, type SignUpField, type SignUpInput as SignUpRequest } from '../validation/sign-up-types';
+
+/** Every `error.code` the API sends (ErrorBody in api/openapi.yaml). Clients switch on these. */
+export const API_ERROR_CODES = [
+  'bad_request',
+  'not_found',
+  'method_not_allowed',
+  'request_timeout',
+  'expectation_failed',
+  'headers_too_large',
+  'xsrf_mismatch',
+  'cross_origin_request',
+  'rate_limited',
+  'not_ready',
+  'unsupported_media_type',
+  'payload_too_large',
+  'invalid_json',
+  'invalid_body',
+  'idempotency_key_required',
+  'idempotency_key_reused',
+  'validation_failed',
+  'card_already_registered',
+  'internal_error',
+] as const;
+export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
+
+/** The one error shape every error response has. */
+export interface ApiErrorBody {
+  readonly error: {
+    readonly code: ApiErrorCode;
+    /** Human-readable English, for logs and developers; clients switch on `code`. */
+    readonly message: string;
+    /** Per-field codes (`SignUpErrorCode`), when the error is about specific fields. */
+    readonly fields?: Readonly<Partial<Record<SignUpField, string>>>;
+  };
+}
+
+/** A sign-up as the API shows it: never the full card code, only its last four digits. */
+export interface PublicSignUp {
+  readonly id: string;
+  readonly firstName: string;
+  readonly lastName: string;
+  readonly email: string;
+  /** E.164, or null when none was given. */
+  readonly phone: string | null;
+  readonly cardLast4: string;
+  readonly createdAt: string;
+}
+
+/** The 201 answer: the sign-up and, for its creator only, the token that reads it back. */
+export interface CreatedSignUp extends PublicSignUp {
+  readonly readToken: string;
+}
+
+/** The properties of each answer, at run time, for the OpenAPI check; the `satisfies` keeps them complete. */
+export const PUBLIC_SIGN_UP_PROPERTIES = ['id', 'firstName', 'lastName', 'email', 'phone', 'cardLast4', 'createdAt'] as const satisfies ReadonlyArray<keyof PublicSignUp>;
+export const CREATED_SIGN_UP_PROPERTIES = [...PUBLIC_SIGN_UP_PROPERTIES, 'readToken'] as const satisfies ReadonlyArray<keyof CreatedSignUp>;
+type Missing<T, K extends readonly PropertyKey[]> = Exclude<keyof T, K[number]>;
+// A property added to an interface but not to its list fails the type-check here.
+export const EVERY_PROPERTY_LISTED: [Missing<PublicSignUp, typeof PUBLIC_SIGN_UP_PROPERTIES>, Missing<CreatedSignUp, typeof CREATED_SIGN_UP_PROPERTIES>] extends [never, never] ? true : never = true;

@@ -1,0 +1,46 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { API_ERROR_CODES, CREATED_SIGN_UP_PROPERTIES, PUBLIC_SIGN_UP_PROPERTIES, SIGN_UP_ERROR_CODES, SIGN_UP_FIELDS } from '.';
+
+/** The schemas of api/openapi.yaml, the document API users read; it must say what the code does. */
+interface Schema {
+  required?: string[];
+  properties?: Record<string, Schema>;
+  enum?: string[];
+  allOf?: Array<Schema & { $ref?: string }>;
+  propertyNames?: Schema;
+}
+const document = parse(readFileSync(join(__dirname, '..', '..', '..', 'api', 'openapi.yaml'), 'utf8')) as { components: { schemas: Record<string, Schema> } };
+const schemas = document.components.schemas;
+const schema = (name: string): Schema => {
+  const found = schemas[name];
+  if (!found) throw new Error(`api/openapi.yaml has no schema ${name}`);
+  return found;
+};
+const keys = (value: Schema | undefined) => Object.keys(value?.properties ?? {});
+
+describe('api/openapi.yaml documents the wire contract of @special-gift/shared/api', () => {
+  it('the error body: its shape, every code, and the field codes', () => {
+    const error = schema('ErrorBody').properties?.error;
+    expect(schema('ErrorBody').required).toEqual(['error']);
+    expect(error?.required).toEqual(['code', 'message']);
+    expect(keys(error)).toEqual(['code', 'message', 'fields']);
+    expect(error?.properties?.code?.enum).toEqual([...API_ERROR_CODES]);
+    expect(error?.properties?.fields?.propertyNames?.enum).toEqual([...SIGN_UP_FIELDS]);
+    expect(schema('SignUpErrorCode').enum).toEqual([...SIGN_UP_ERROR_CODES]);
+  });
+
+  it('the request: every field of the form', () => {
+    expect(keys(schema('SignUpInput'))).toEqual([...SIGN_UP_FIELDS]);
+  });
+
+  it('the answers: a sign-up, and the created one with its read token', () => {
+    expect(keys(schema('SignUp'))).toEqual([...PUBLIC_SIGN_UP_PROPERTIES]);
+    expect(schema('SignUp').required).toEqual([...PUBLIC_SIGN_UP_PROPERTIES]);
+    const [base, extra] = schema('CreatedSignUp').allOf ?? [];
+    expect(base?.$ref).toBe('#/components/schemas/SignUp');
+    expect([...PUBLIC_SIGN_UP_PROPERTIES, ...keys(extra)]).toEqual([...CREATED_SIGN_UP_PROPERTIES]);
+    expect(extra?.required).toEqual(keys(extra));
+  });
+});
