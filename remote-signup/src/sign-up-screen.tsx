@@ -1,11 +1,16 @@
 import { BackButton, Button, CheckboxField, Page, TextField, useOverlays, type SignUpErrorCode, type SignUpField, useTranslation } from '@special-gift/shared';
 import type { FormEvent, MouseEvent } from 'react';
+import { NAME_MAX_LENGTH } from '@special-gift/shared/validation';
 import { CardCodeHelp } from './card-code-help';
 import { ScanCardButton } from './card-scanner/scan-card-button';
 import { TermsContent } from './terms-content';
 import { useSignUpForm } from './use-sign-up-form';
 import { fieldId } from './sign-up-values';
 import './sign-up-screen.css';
+
+// An input's maxLength counts UTF-16 units and the rule counts characters: a name of the rule's
+// NAME_MAX_LENGTH characters can take twice as many units. Past the rule, its message says so.
+const NAME_INPUT_MAX_LENGTH = NAME_MAX_LENGTH * 2;
 
 /** The sign-up form: who you are, your card code, consent; then the thank-you screen. */
 export function SignUpScreen() {
@@ -46,8 +51,8 @@ export function SignUpScreen() {
       <form className="signup__form" noValidate onSubmit={onSubmit} aria-busy={!form.ready || undefined}>
         <fieldset className="signup__group">
           <legend className="signup__legend">{t('sections.you')}</legend>
-          <TextField {...text('firstName')} label={t('fields.firstName')} autoComplete="given-name" maxLength={100} />
-          <TextField {...text('lastName')} label={t('fields.lastName')} autoComplete="family-name" maxLength={100} />
+          <TextField {...text('firstName')} label={t('fields.firstName')} autoComplete="given-name" maxLength={NAME_INPUT_MAX_LENGTH} />
+          <TextField {...text('lastName')} label={t('fields.lastName')} autoComplete="family-name" maxLength={NAME_INPUT_MAX_LENGTH} />
           <TextField {...text('email')} label={t('fields.email')} type="email" inputMode="email" autoComplete="email" spellCheck={false} />
           <TextField {...text('phone')} label={t('fields.phone')} type="tel" inputMode="tel" autoComplete="tel" hint={t('hints.phone')} />
         </fieldset>

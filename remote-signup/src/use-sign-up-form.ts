@@ -1,5 +1,4 @@
 import {
-  isHttpError,
   SIGN_UP_RESULT_STORAGE_KEY,
   useHttp,
   useNavigation,
@@ -15,17 +14,12 @@ import type { CreatedSignUp } from '@special-gift/shared/api';
 import { formatCardCode, SIGN_UP_FIELDS, validateSignUp, validateSignUpField } from '@special-gift/shared/validation';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { createIdempotencyKey } from './create-idempotency-key';
+import { classifySubmitFailure } from './submit-failure';
 import { clearDraft, readDraft, writeDraft } from './sign-up-draft';
 import { EMPTY_VALUES, fieldId, hasAnyValue, type SignUpValues } from './sign-up-values';
 
 
 const DRAFT_SAVE_DELAY_MS = 300;
-
-/** Which `failure.*` text an HTTP error status gets. */
-function httpFailureReason(status = 500): 'server' | 'rate_limited' | 'rejected' {
-  if (status >= 500) return 'server';
-  return status === 429 ? 'rate_limited' : 'rejected';
-}
 
 function focusFirstInvalid(errors: SignUpErrors) {
   const first = SIGN_UP_FIELDS.find((field) => errors[field]);
@@ -156,25 +150,21 @@ export function useSignUpForm() {
         navigation.root('/thank-you');
         return;
       } catch (error) {
-        // The key was used for other values (a draft from before the values changed): a new one.
-        if (isHttpError(error) && error.body?.error.code === 'idempotency_key_reused') {
+        const failure = classifySubmitFailure(error);
+        if (failure.kind === 'new-key') {
           key = idempotencyKey.current = createIdempotencyKey();
           continue;
         }
-        const fields = isHttpError(error) && error.kind === 'http' ? (error.body?.error.fields ?? {}) : {};
-        const serverErrors = Object.fromEntries(Object.entries(fields).filter(([field]) => (SIGN_UP_FIELDS as readonly string[]).includes(field))) as SignUpErrors;
-        // Field errors the form can show go on their fields; anything else gets the alert below.
         setSubmitting(false);
-        if (Object.keys(serverErrors).length > 0) {
+        if (failure.kind === 'fields') {
           setAnnounceErrors(false);
-          setErrors(serverErrors);
-          focusFirstInvalid(serverErrors);
+          setErrors(failure.errors);
+          focusFirstInvalid(failure.errors);
           return;
         }
-        const reason = isHttpError(error) ? (error.kind === 'http' ? httpFailureReason(error.status) : error.kind) : 'server';
         const { role } = await overlays.alert({
           header: t('failure.title'),
-          message: t(`failure.${reason === 'aborted' ? 'network' : reason}`),
+          message: t(`failure.${failure.reason}`),
           buttons: [
             { text: t('failure.cancel'), role: 'cancel' },
             { text: t('failure.retry'), role: 'retry' },

@@ -3,7 +3,7 @@ import { CONTRACT_VERSION, type ShellApi } from '@special-gift/shared';
 import { createHttpClient, createOverlayController } from '@special-gift/shared/host';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { readRuntimeConfig } from '../config/runtime-config';
+import { readRuntimeConfig, remoteTextsBase } from '../config/runtime-config';
 import { createRemoteScreens, type FederationRuntime } from '../services/remotes/remote-screens';
 
 import { createI18n } from '../services/i18n/create-i18n';
@@ -23,8 +23,6 @@ import { remoteForPath } from './routes';
 export async function boot(root: HTMLElement, configResponse: Promise<Response>, runtime: FederationRuntime): Promise<void> {
   const config = await readRuntimeConfig(configResponse);
 
-  // A remote's texts live beside its entry: <entry's folder>/assets/i18n/{lang}.json.
-  const textsBase = (entryUrl: string) => new URL('.', new URL(entryUrl, window.location.href)).href;
   const firstRemote = remoteForPath(window.location.pathname);
   const storageReady = createStorage();
   const i18nReady = storageReady.then((storage) =>
@@ -32,13 +30,13 @@ export async function boot(root: HTMLElement, configResponse: Promise<Response>,
       storage,
       defaultLanguage: config.defaultLanguage,
       // The first screen's texts come with the host's, not a round trip later.
-      namespaces: firstRemote ? { [firstRemote]: textsBase(config.remotes[firstRemote]) } : {},
+      namespaces: firstRemote ? { [firstRemote]: remoteTextsBase(config.remotes[firstRemote]) } : {},
     }),
   );
   const remoteScreens = createRemoteScreens({
     runtime,
     entries: config.remotes,
-    loadTexts: async (namespace, entryUrl, { fresh }) => (await i18nReady).loadNamespace(namespace, textsBase(entryUrl), { fresh }),
+    loadTexts: async (namespace, entryUrl, { fresh }) => (await i18nReady).loadNamespace(namespace, remoteTextsBase(entryUrl), { fresh }),
   });
   // Failures surface on the route's own error screen; here they only must not be unhandled.
   if (firstRemote) remoteScreens.load(firstRemote).catch(() => undefined);

@@ -3,7 +3,7 @@
  */
 // Node's real Response is used to feed readRuntimeConfig (jsdom has none).
 import shippedConfig from '../../public/config.json';
-import { ConfigError, parseRuntimeConfig, readRuntimeConfig } from './runtime-config';
+import { ConfigError, parseRuntimeConfig, readRuntimeConfig, remoteTextsBase } from './runtime-config';
 
 const validInput = {
   apiBase: '/api/v1/',
@@ -143,5 +143,15 @@ describe('readRuntimeConfig', () => {
   it('passes on the validation problems of a well-formed but invalid config', async () => {
     const problems = await rejectedProblems(readRuntimeConfig(Promise.resolve(jsonResponse('[]'))));
     expect(problems).toEqual(['config.json must be a JSON object']);
+  });
+});
+
+describe('remoteTextsBase', () => {
+  it.each([
+    ['http://localhost:3002/remoteEntry.js', 'http://localhost:3000/sign-up', 'http://localhost:3002/'],
+    ['https://cdn.example/signup/v2/remoteEntry.js?attempt=1', 'https://gift.example/', 'https://cdn.example/signup/v2/'],
+    ['/remotes/intro/remoteEntry.js', 'https://gift.example/sign-up', 'https://gift.example/remotes/intro/'],
+  ])('%s (page %s): texts under %s', (entry, page, base) => {
+    expect(remoteTextsBase(entry, page)).toBe(base);
   });
 });

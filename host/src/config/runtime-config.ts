@@ -103,3 +103,11 @@ export async function readRuntimeConfig(request: Promise<Response>, url = '/conf
   }
   return parseRuntimeConfig(body);
 }
+
+/**
+ * Where a remote's texts live: beside its entry, `<entry's folder>/assets/i18n/{lang}.json` (the
+ * i18n service adds `assets/i18n/{lang}.json`), so a remote's team ships its texts with its code.
+ */
+export function remoteTextsBase(entryUrl: string, pageUrl = window.location.href): string {
+  return new URL('.', new URL(entryUrl, pageUrl)).href;
+}
