@@ -12,7 +12,7 @@ import { createStorage } from '../services/storage/create-storage';
 import { App } from './app';
 import { createAppRouter } from './create-app-router';
 import { schedulePreload } from './schedule-preload';
-import { remoteForPath } from './routes';
+import { remoteForPath } from './screens';
 
 /**
  * Starts the app: config, then the services, then the first screen. The first route's remote

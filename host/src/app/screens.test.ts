@@ -1,6 +1,6 @@
 import { REMOTES } from '../../../tooling/remotes';
 import { REMOTE_NAMES } from '../config/runtime-config';
-import { remoteForPath } from './routes';
+import { remoteForPath } from './screens';
 
 // The host's runtime list of remotes and routes is its own (it ships without the tooling); this
 // keeps it in step with the one list the tooling, the browser suite and the benchmark read.
