@@ -66,6 +66,15 @@ describe('fetchTexts', () => {
     expect(fetch).toHaveBeenCalledTimes(1);
   });
 
+  it('bounds the body too: a server that sends headers and then stalls is cut off, and retried', async () => {
+    // Like a browser: aborting the request's signal fails the body read in progress.
+    const stalled = (signal: AbortSignal) => ({ ok: true, status: 200, text: () => new Promise<string>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason))) }) as Response;
+    const fetch = jest.fn(async (_url: string, init: RequestInit) => stalled(init.signal as AbortSignal));
+    const error = await failure(fetchTexts(URL, { fetch: fetch as unknown as typeof globalThis.fetch, attemptTimeoutMs: 20, retryDelaysMs: [0] }));
+    expect(error.retryable).toBe(true);
+    expect(fetch).toHaveBeenCalledTimes(2);
+  });
+
   it('skips the HTTP cache when asked (a Try again must not queue behind a request in flight)', async () => {
     const { fetch, options } = setup(answer(200), answer(200));
     await fetchTexts(URL, { ...options, bypassCache: true });

@@ -40,23 +40,33 @@ const RETRYABLE_STATUS = new Set([408, 425, 429]);
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 async function fetchOnce(url: string, fetchImpl: typeof fetch, timeoutMs: number, bypassCache: boolean): Promise<Record<string, unknown>> {
-  let response: Response;
+  // The bound covers the body too. An AbortController rather than AbortSignal.timeout(), which
+  // Safari before 16 lacks.
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), timeoutMs);
   try {
-    response = await fetchImpl(url, { credentials: 'omit', signal: AbortSignal.timeout(timeoutMs), ...(bypassCache ? { cache: 'no-store' } : {}) });
-  } catch (cause) {
-    throw new TextsLoadError(url, true, 'network error or timeout', { cause });
+    let response: Response;
+    let text = '';
+    try {
+      response = await fetchImpl(url, { credentials: 'omit', signal: controller.signal, ...(bypassCache ? { cache: 'no-store' } : {}) });
+      if (response.ok) text = await response.text();
+    } catch (cause) {
+      throw new TextsLoadError(url, true, 'network error or timeout', { cause });
+    }
+    if (!response.ok) {
+      throw new TextsLoadError(url, response.status >= 500 || RETRYABLE_STATUS.has(response.status), `HTTP ${response.status}`);
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch (cause) {
+      throw new TextsLoadError(url, false, 'not JSON', { cause });
+    }
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new TextsLoadError(url, false, 'not a JSON object');
+    return body as Record<string, unknown>;
+  } finally {
+    clearTimeout(timer);
   }
-  if (!response.ok) {
-    throw new TextsLoadError(url, response.status >= 500 || RETRYABLE_STATUS.has(response.status), `HTTP ${response.status}`);
-  }
-  let body: unknown;
-  try {
-    body = JSON.parse(await response.text());
-  } catch (cause) {
-    throw new TextsLoadError(url, false, 'not JSON', { cause });
-  }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new TextsLoadError(url, false, 'not a JSON object');
-  return body as Record<string, unknown>;
 }
 
 /** Fetches one translation file, retrying only what a retry can fix, each attempt bounded in time. */
