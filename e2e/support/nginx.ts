@@ -67,11 +67,14 @@ export function deployBuild(app: StaticApp, buildDir: string): void {
   mkdirSync(target, { recursive: true });
   const entries = readdirSync(buildDir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile() && !entry.name.endsWith('.map'));
   // Hashed chunks first, the files that point at them last, so no reader sees a dangling reference.
+  // Build times are kept, as an image's COPY keeps them: nginx's ETag is mtime (seconds) and size,
+  // so two same-size remoteEntry.js copied within one second would share an ETag and a browser's
+  // revalidation would keep the old one.
   const isEntry = (name: string) => ['mf-manifest.json', 'mf-stats.json', 'remoteEntry.js', 'index.html'].includes(name);
   for (const entry of [...entries.filter((e) => !isEntry(e.name)), ...entries.filter((e) => isEntry(e.name))]) {
     const relative = join(entry.parentPath, entry.name).slice(buildDir.length + 1);
     mkdirSync(join(target, relative, '..'), { recursive: true });
-    cpSync(join(buildDir, relative), join(target, relative));
+    cpSync(join(buildDir, relative), join(target, relative), { preserveTimestamps: true });
   }
 }
 
