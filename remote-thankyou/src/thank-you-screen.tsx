@@ -7,7 +7,7 @@ export function ThankYouScreen() {
   const { t } = useTranslation('thankyou');
   const navigation = useNavigation();
   const storage = useStorage();
-  const { siteBase } = useShellConfig();
+  const config = useShellConfig();
   const result = useSignUpResult();
 
   const done = async () => {
@@ -24,7 +24,14 @@ export function ThankYouScreen() {
             <path d="M14 25l7 7 13-15" fill="none" stroke="currentColor" strokeWidth="4" strokeLinecap="round" strokeLinejoin="round" />
           </svg>
         </div>
-        {result === undefined ? null : (
+        {result === undefined ? (
+          // Holds the place of the thanks while the sign-up is read (the prerendered page shows
+          // this), so nothing below moves when it arrives.
+          <div className="thankyou__pending" aria-hidden="true">
+            <p className="thankyou__headline">{t('headlineGeneric')}</p>
+            <p className="thankyou__lead">{t('leadGeneric')}</p>
+          </div>
+        ) : (
           <>
             <h2 className="thankyou__headline">{result ? t('headlineNamed', { name: result.firstName }) : t('headlineGeneric')}</h2>
             <p className="thankyou__lead">{result ? t('leadNamed', { email: result.email, last4: result.cardLast4 }) : t('leadGeneric')}</p>
@@ -36,11 +43,14 @@ export function ThankYouScreen() {
           <li>{t('next.activate')}</li>
           <li>{t('next.spend')}</li>
         </ol>
-        <p>
-          <a className="thankyou__site" href={siteBase} target="_blank" rel="noopener noreferrer">
-            {t('site')}
-            <span className="sg-visually-hidden"> {t('opensInNewTab')}</span>
-          </a>
+        {/* The site's address is the deployment's (runtime config): not in the prerendered page. */}
+        <p className="thankyou__site-line">
+          {result === undefined ? null : (
+            <a className="thankyou__site" href={config.siteBase} target="_blank" rel="noopener noreferrer">
+              {t('site')}
+              <span className="sg-visually-hidden"> {t('opensInNewTab')}</span>
+            </a>
+          )}
         </p>
       </section>
     </Page>

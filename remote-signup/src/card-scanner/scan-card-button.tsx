@@ -1,5 +1,5 @@
 import { Button, useOverlays, useTranslation, type OverlayRole } from '@special-gift/shared';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import type { CardScanOutcome } from './card-scanner';
 import type { CameraProblem } from './use-camera';
 
@@ -18,12 +18,19 @@ const VIBRATION_MS = 60;
 /** The scanner's code: its own chunk, fetched when the button is pressed. */
 const loadScanner = () => import(/* webpackChunkName: "card-scanner" */ './card-scanner');
 
+const browserMayOfferCamera = () => !window.isSecureContext || typeof navigator.mediaDevices?.getUserMedia === 'function';
+const noChange = () => () => undefined;
+
 /**
  * Offered where the browser has a camera API and the device lists a camera, and on pages that are
  * not secure (the browser hides the camera there; pressing the button explains it needs https).
  */
 function useCameraOffered(): boolean {
-  const [offered, setOffered] = useState(() => !window.isSecureContext || typeof navigator.mediaDevices?.getUserMedia === 'function');
+  // The prerendered page shows the button (phones have cameras); hydration starts from that, then
+  // the browser's answer applies.
+  const mayOffer = useSyncExternalStore(noChange, browserMayOfferCamera, () => true);
+  const [noCamera, setNoCamera] = useState(false);
+  const offered = mayOffer && !noCamera;
   useEffect(() => {
     if (!offered || !window.isSecureContext || !navigator.mediaDevices.enumerateDevices) return undefined;
     let live = true;
@@ -31,7 +38,7 @@ function useCameraOffered(): boolean {
     navigator.mediaDevices
       .enumerateDevices()
       .then((list) => {
-        if (live && !list.some((device) => device.kind === 'videoinput')) setOffered(false);
+        if (live && !list.some((device) => device.kind === 'videoinput')) setNoCamera(true);
       })
       .catch(() => undefined);
     return () => {

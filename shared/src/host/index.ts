@@ -6,3 +6,4 @@ export { createHttpClient, DEFAULT_HTTP_TIMEOUT_MS, type HttpClientOptions } fro
 export { createOverlayController } from '../ui/overlays/overlay-controller';
 export { OverlayHost, type OverlayHostProps } from '../ui/overlays/overlay-host';
 export type { OverlayController, OverlayEntry, OverlayLabels } from '../ui/overlays/overlay-types';
+export { ScreenRoot } from './screen-root';

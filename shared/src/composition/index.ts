@@ -1,0 +1,80 @@
+// How a page is composed from the host's page and a remote's prerendered screen
+// (`@special-gift/shared/composition`): the one description read by the remotes' prerender step,
+// the host's page template and start-up, the Node composer (`npm run up`) and the nginx config
+// generator (deploy/nginx/snippets/composition*.conf). Not a federated share.
+import type { Language } from '../contract/i18n';
+
+export { acceptedLanguages, chooseLanguage, textDirection } from './choose-language';
+
+/** The cookie the shell mirrors the user's language choice into, so the composer can read it. */
+export const LANGUAGE_COOKIE = 'sg_lang';
+export const LANGUAGE_COOKIE_MAX_AGE_SECONDS = 365 * 24 * 60 * 60;
+
+/**
+ * How long the composer waits for a fragment before it sends the page without it (the client then
+ * renders the screen as without prerendering). A remote's static file answers in a few ms; 300 ms
+ * is far past that and still well under what a user would notice on the page's first byte.
+ */
+export const FRAGMENT_TIMEOUT_MS = 300;
+
+/**
+ * The composer's cache of a fragment. One second shields a remote from page traffic (at most one
+ * fetch per fragment and second) and a deploy still shows on the next page load a second later.
+ */
+export const FRAGMENT_CACHE_SECONDS = 1;
+
+/** Where a remote publishes its screen's HTML, beside remoteEntry.js; the major keeps hosts of another contract away. */
+export const fragmentFile = (contractMajor: number, language: Language) => `prerender/v${contractMajor}/${language}.html`;
+
+/** The element that carries a prerendered screen, with its remote, language and contract major. */
+export const SCREEN_ATTRIBUTE = 'data-sg-screen';
+export const SCREEN_LANGUAGE_ATTRIBUTE = 'data-sg-lang';
+
+/**
+ * The `identifierPrefix` of the React root a screen is rendered in, on the server and when it
+ * hydrates: `useId` values then match, and differ from the host's own root.
+ */
+export const SCREEN_ID_PREFIX = 'sg-screen-';
+
+/** The host's page with composition directives (nginx SSI), written beside index.html by the host's build. */
+export const PAGE_TEMPLATE_FILE = 'page.shtml';
+
+/** The path under which the composer fetches a remote's fragment: `/_screen/<remote>/v<major>/<lang>.html`. */
+export const SCREEN_INCLUDE_PREFIX = '/_screen/';
+
+/** SSI variables of the composition. */
+export const PAGE_VARIABLES = {
+  /** The remote whose screen the path shows, empty for other paths. */
+  screen: 'sg_screen',
+  language: 'sg_lang',
+  direction: 'sg_dir',
+  /** Inside a fragment: the remote's base URL (where its remoteEntry.js is), for its file links. */
+  remoteBase: 'sg_remote_base',
+} as const;
+
+const ssi = (directive: string) => `<!--# ${directive} -->`;
+
+/** The SSI that prints the remote's base URL inside a fragment (links to the screen's JS and CSS). */
+export const REMOTE_BASE_ECHO = ssi(`echo var="${PAGE_VARIABLES.remoteBase}"`);
+
+/**
+ * The host's page template from its built index.html: `<html lang dir>` from the chosen language,
+ * and in the root the route's fragment inside the same page frame the shell renders (so nothing
+ * moves when the shell takes over). A failed include prints nothing: the client renders the screen.
+ */
+export function toPageTemplate(indexHtml: string, contractMajor: number): string {
+  const { screen, language, direction } = PAGE_VARIABLES;
+  const htmlTag = /<html lang="en" dir="ltr">/;
+  const rootTag = /<div id="?root"?><\/div>/;
+  if (!htmlTag.test(indexHtml) || !rootTag.test(indexHtml)) throw new Error('index.html must contain <html lang="en" dir="ltr"> and an empty root <div id="root">');
+  const include = ssi(`include virtual="${SCREEN_INCLUDE_PREFIX}$${screen}/v${contractMajor}/$${language}.html" stub="empty"`);
+  return indexHtml
+    .replace(htmlTag, `<html lang="${ssi(`echo var="${language}"`)}" dir="${ssi(`echo var="${direction}"`)}">`)
+    .replace(
+      rootTag,
+      `<div id="root">${ssi('block name="empty"')}${ssi('endblock')}${ssi(`if expr="$${screen}"`)}<div class="${SHELL_PAGE_CLASS}">${include}</div>${ssi('endif')}</div>`,
+    );
+}
+
+/** The class of the shell's page frame on a fresh load (no transition); the host's ShellLayout renders the same. */
+export const SHELL_PAGE_CLASS = 'sg-shell-page sg-shell-page--root';

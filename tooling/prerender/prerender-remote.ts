@@ -1,0 +1,123 @@
+/**
+ * A remote's prerender step, run after its production build (`npm run build -w remote-x`): renders
+ * the exposed screen's initial state (no user data) in every language with React's `prerender`, and
+ * writes each as an HTML fragment beside remoteEntry.js (`prerender/v<major>/<lang>.html`), led by
+ * links to the screen's stylesheet and script (from mf-manifest.json). The host's page composer
+ * puts the fragment in the page; the host hydrates it once the screen's code has arrived.
+ *
+ *   node --require ../tooling/prerender/ignore-styles.cjs --import tsx ../tooling/prerender/prerender-remote.ts
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { Writable } from 'node:stream';
+import {
+  CONTRACT_VERSION,
+  FALLBACK_LANGUAGE,
+  isRemoteScreenModule,
+  SUPPORTED_LANGUAGES,
+  type Language,
+  type RemoteScreenModule,
+} from '@special-gift/shared';
+import { fragmentFile, REMOTE_BASE_ECHO, SCREEN_ATTRIBUTE, SCREEN_ID_PREFIX, SCREEN_LANGUAGE_ATTRIBUTE } from '@special-gift/shared/composition';
+import { ScreenRoot } from '@special-gift/shared/host';
+import i18next from 'i18next';
+import { createElement, type ReactNode } from 'react';
+import { prerenderToNodeStream } from 'react-dom/static';
+import { initReactI18next } from 'react-i18next';
+import { REMOTES } from '../remotes';
+import { createPrerenderShell } from './prerender-shell';
+
+interface ExposeAssets {
+  js: string[];
+  css: string[];
+}
+
+/** The exposed screen's own files (not the lazy chunks it may load later), from the build's manifest. */
+export function screenAssets(manifest: unknown): ExposeAssets {
+  const exposes = (manifest as { exposes?: Array<{ path?: string; assets?: { js?: { sync?: string[] }; css?: { sync?: string[] } } }> }).exposes ?? [];
+  const screen = exposes.find((expose) => expose.path === './Screen');
+  if (!screen?.assets) throw new Error('mf-manifest.json lists no ./Screen expose');
+  return { js: screen.assets.js?.sync ?? [], css: screen.assets.css?.sync ?? [] };
+}
+
+const escapeAttribute = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+
+/** The links that lead a fragment: render-blocking CSS for the HTML that follows, and the screen's script early. */
+export function fragmentHead(assets: ExposeAssets): string {
+  const href = (file: string) => `${REMOTE_BASE_ECHO}/${escapeAttribute(file)}`;
+  return [...assets.css.map((file) => `<link rel="stylesheet" href="${href(file)}">`), ...assets.js.map((file) => `<link rel="preload" as="script" href="${href(file)}">`)].join('');
+}
+
+async function renderToHtml(node: ReactNode): Promise<string> {
+  const { prelude } = await prerenderToNodeStream(node, {
+    identifierPrefix: SCREEN_ID_PREFIX,
+    onError(error) {
+      throw error;
+    },
+  });
+  const chunks: Buffer[] = [];
+  await new Promise<void>((resolve, reject) => {
+    prelude
+      .pipe(
+        new Writable({
+          write(chunk: Buffer, _encoding, done) {
+            chunks.push(chunk);
+            done();
+          },
+        }),
+      )
+      .on('finish', resolve)
+      .on('error', reject);
+  });
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** One language's fragment: the screen as its first render in that language shows it. */
+export async function prerenderScreen(options: { remote: string; module: RemoteScreenModule; language: Language; texts: (language: Language) => unknown; route: string }): Promise<string> {
+  const { remote, module, language, texts, route } = options;
+  const namespace = module.meta.namespace;
+  const i18n = i18next.createInstance();
+  // The host's i18next options that change what is rendered (see host/src/services/i18n/create-i18n.ts).
+  await i18n.use(initReactI18next).init({
+    lng: language,
+    fallbackLng: FALLBACK_LANGUAGE,
+    ns: [namespace],
+    defaultNS: namespace,
+    resources: { [language]: { [namespace]: texts(language) }, [FALLBACK_LANGUAGE]: { [namespace]: texts(FALLBACK_LANGUAGE) } } as never,
+    interpolation: { escapeValue: false },
+    returnEmptyString: false,
+    parseMissingKeyHandler: () => '',
+    react: { useSuspense: true },
+  });
+  const Screen = module.default;
+  const html = await renderToHtml(createElement(ScreenRoot, { shell: createPrerenderShell({ route, language }), i18n }, createElement(Screen)));
+  const attributes = `${SCREEN_ATTRIBUTE}="${remote}" ${SCREEN_LANGUAGE_ATTRIBUTE}="${language}"`;
+  return `<div ${attributes}>${html}</div>`;
+}
+
+async function main() {
+  const appDir = process.cwd();
+  const remote = REMOTES.find((entry) => entry.dir === basename(appDir));
+  if (!remote) throw new Error(`${appDir} is not a remote listed in tooling/remotes.json`);
+  const dist = join(appDir, 'dist');
+  const head = fragmentHead(screenAssets(JSON.parse(readFileSync(join(dist, 'mf-manifest.json'), 'utf8')) as unknown));
+  const module: unknown = await import(join(appDir, 'src', 'exposed-screen.ts'));
+  // A CommonJS-compiled module arrives as its exports under `default` when imported.
+  const exposed = isRemoteScreenModule(module) ? module : (module as { default?: unknown }).default;
+  if (!isRemoteScreenModule(exposed)) throw new Error(`${remote.dir}/src/exposed-screen.ts does not export a screen module`);
+  const texts = (language: Language): unknown => JSON.parse(readFileSync(join(appDir, 'public', 'assets', 'i18n', `${language}.json`), 'utf8'));
+  for (const language of SUPPORTED_LANGUAGES) {
+    const file = join(dist, fragmentFile(CONTRACT_VERSION, language));
+    mkdirSync(join(file, '..'), { recursive: true });
+    const body = await prerenderScreen({ remote: remote.name, module: exposed, language, texts, route: remote.route });
+    writeFileSync(file, `${head}${body}\n`);
+    console.log(`prerendered ${remote.name} ${language}: ${file.slice(appDir.length + 1)} (${Buffer.byteLength(head + body)} B)`);
+  }
+}
+
+if (require.main === module) {
+  main().catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
+}
