@@ -47,6 +47,7 @@ export function useSignUpForm() {
   // each message is then read once, with its field, instead of all at once from live regions.
   const [announceErrors, setAnnounceErrors] = useState(true);
   const touched = useRef(new Set<SignUpField>());
+  const edited = useRef(new Set<keyof SignUpValues>());
   const idempotencyKey = useRef<string | undefined>(undefined);
   const inFlight = useRef(false);
   const started = useRef(false);
@@ -66,7 +67,12 @@ export function useSignUpForm() {
           next = { ...next, cardCode: formatCardCode(cardFromLink) };
           idempotencyKey.current = undefined; // other values: another submission
         }
-        setValues(next);
+        // What the user typed before the draft was read (e.g. into the prerendered page) wins.
+        setValues((current) => {
+          const merged = { ...next };
+          for (const field of edited.current) (merged as Record<string, unknown>)[field] = current[field];
+          return merged;
+        });
         setReady(true);
         if (draft && hasAnyValue(draft.values)) void overlays.toast({ message: t('draftRestored') });
       });
@@ -94,6 +100,7 @@ export function useSignUpForm() {
     <K extends keyof SignUpValues>(field: K, value: SignUpValues[K]) => {
       // Different values make a different submission: it needs its own idempotency key.
       idempotencyKey.current = undefined;
+      edited.current.add(field);
       setAnnounceErrors(true);
       setValues((current) => {
         const next = { ...current, [field]: field === 'cardCode' ? formatCardCode(String(value)) : value };

@@ -90,7 +90,7 @@ export async function prerenderScreen(options: { remote: string; module: RemoteS
     react: { useSuspense: true },
   });
   const Screen = module.default;
-  const html = await renderToHtml(createElement(ScreenRoot, { shell: createPrerenderShell({ route, language }), i18n }, createElement(Screen)));
+  const html = await renderToHtml(createElement(ScreenRoot, { shell: createPrerenderShell({ route, language }), i18n, children: createElement(Screen) }));
   const attributes = `${SCREEN_ATTRIBUTE}="${remote}" ${SCREEN_LANGUAGE_ATTRIBUTE}="${language}"`;
   return `<div ${attributes}>${html}</div>`;
 }

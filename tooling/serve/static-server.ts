@@ -1,8 +1,13 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import { join } from 'node:path';
+import { FALLBACK_LANGUAGE, isLanguage, type Language } from '@special-gift/shared';
+import { PAGE_TEMPLATE_FILE } from '@special-gift/shared/composition';
 import express, { type Response } from 'express';
 import { createProxyMiddleware } from 'http-proxy-middleware';
+import { createPageComposer } from '../compose/compose-page';
+import type { RemoteName } from '../remotes';
 
 export interface StaticServerOptions {
   /** The built app (`<app>/dist`). */
@@ -19,8 +24,15 @@ export interface StaticServerOptions {
   config?: unknown;
 }
 
+/** The remotes and default language the page composer needs, from the runtime config served as /config.json. */
+function composition(options: StaticServerOptions): { remotes: Record<RemoteName, string>; defaultLanguage: Language } {
+  const config = (options.config ?? JSON.parse(readFileSync(join(options.root, 'config.json'), 'utf8'))) as { remotes?: Record<RemoteName, string>; defaultLanguage?: unknown };
+  if (!config.remotes) throw new Error('the runtime config lists no remotes');
+  return { remotes: config.remotes, defaultLanguage: isLanguage(config.defaultLanguage) ? config.defaultLanguage : FALLBACK_LANGUAGE };
+}
+
 /** Files that must be revalidated on every load so a redeploy is picked up at once. */
-const REVALIDATE = /(^|\/)(index\.html|mf-manifest\.json|mf-stats\.json|remoteEntry\.js|config\.json)$|\/assets\/i18n\//;
+const REVALIDATE = /(^|\/)(index\.html|page\.shtml|mf-manifest\.json|mf-stats\.json|remoteEntry\.js|config\.json)$|\/assets\/i18n\/|\/prerender\//;
 const HASHED = /\.[0-9a-f]{8}\.(js|css)$/;
 
 /**
@@ -72,13 +84,18 @@ export async function startStaticServer(options: StaticServerOptions): Promise<S
       res.type('application/json').send(body);
     });
   }
-  app.use(express.static(options.root, { index: options.spa ? 'index.html' : false, cacheControl: false, setHeaders: (res, path) => setHeaders(res, path, options), fallthrough: true }));
+  app.use(express.static(options.root, { index: false, cacheControl: false, setHeaders: (res, path) => setHeaders(res, path, options), fallthrough: true }));
   if (options.spa) {
-    const index = readFileSync(join(options.root, 'index.html'));
-    // Only page navigations fall back to the app; a missing file stays a 404.
-    app.get(/^(?!.*\.[a-z0-9]+$).*/i, (_req, res) => {
-      res.setHeader('Cache-Control', 'no-cache');
-      res.type('html').send(index);
+    // The template is read per request, as nginx does: a host rebuilt under a running server is served at once.
+    const composePage = createPageComposer({ template: () => readFile(join(options.root, PAGE_TEMPLATE_FILE), 'utf8'), ...composition(options) });
+    // Only page navigations get the app's page; a missing file stays a 404.
+    app.get(/^(?!.*\.[a-z0-9]+$).*/i, (req, res, next) => {
+      composePage({ path: req.path, cookieHeader: req.headers.cookie, acceptLanguage: req.headers['accept-language'] }).then((page) => {
+        res.setHeader('Cache-Control', 'no-cache');
+        // The page's language follows these request headers (nginx sends the same).
+        res.setHeader('Vary', 'Accept-Language, Cookie');
+        res.type('html').send(page);
+      }, next);
     });
   }
   app.use((_req, res) => void res.status(404).type('text').send('Not found'));

@@ -7,6 +7,7 @@ import { readRuntimeConfig, remoteTextsBase } from '../config/runtime-config';
 import { createRemoteScreens, type FederationRuntime } from '../services/remotes/remote-screens';
 
 import { createI18n } from '../services/i18n/create-i18n';
+import { createPrerenderedScreens, takePrerenderedScreen } from '../services/prerender/prerendered-screen';
 import { createNavigation } from '../services/navigation/create-navigation';
 import { createStorage } from '../services/storage/create-storage';
 import { App } from './app';
@@ -24,6 +25,7 @@ export async function boot(root: HTMLElement, configResponse: Promise<Response>,
   const config = await readRuntimeConfig(configResponse);
 
   const firstRemote = remoteForPath(window.location.pathname);
+  const pageScreen = takePrerenderedScreen(root, firstRemote ?? undefined);
   const storageReady = createStorage();
   const i18nReady = storageReady.then((storage) =>
     createI18n({
@@ -68,6 +70,9 @@ export async function boot(root: HTMLElement, configResponse: Promise<Response>,
         router={router}
         services={{
           remoteScreens,
+          // Hydrated only in the language the app starts in (a stored choice the page's cookie did not carry yet renders on the client).
+          prerendered: createPrerenderedScreens(pageScreen?.language === i18n.current() ? pageScreen : undefined),
+          screenContext: { shell, i18n: i18n.instance },
           navigation,
           overlays,
           swipeBackEnabled: config.swipeBackEnabled,

@@ -64,7 +64,7 @@ export const REMOTE_BASE_ECHO = ssi(`echo var="${PAGE_VARIABLES.remoteBase}"`);
  */
 export function toPageTemplate(indexHtml: string, contractMajor: number): string {
   const { screen, language, direction } = PAGE_VARIABLES;
-  const htmlTag = /<html lang="en" dir="ltr">/;
+  const htmlTag = /<html lang="?en"? dir="?ltr"?>/; // quoted or not: the build minifies it
   const rootTag = /<div id="?root"?><\/div>/;
   if (!htmlTag.test(indexHtml) || !rootTag.test(indexHtml)) throw new Error('index.html must contain <html lang="en" dir="ltr"> and an empty root <div id="root">');
   const include = ssi(`include virtual="${SCREEN_INCLUDE_PREFIX}$${screen}/v${contractMajor}/$${language}.html" stub="empty"`);

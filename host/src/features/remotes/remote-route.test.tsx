@@ -1,8 +1,10 @@
-import { CONTRACT_VERSION, type RemoteScreenModule } from '@special-gift/shared';
+import { CONTRACT_VERSION, type RemoteScreenModule, type ShellApi } from '@special-gift/shared';
 import { createTestShell, renderWithShell, type TestShell } from '@special-gift/shared/testing';
 import { act, fireEvent, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import en from '../../../public/assets/i18n/en.json';
+import i18next from 'i18next';
+import { createPrerenderedScreens } from '../../services/prerender/prerendered-screen';
 import { HostServicesProvider } from '../../shell/host-services';
 import type { RemoteName } from '../../config/runtime-config';
 import { RemoteRoute } from './remote-route';
@@ -39,6 +41,8 @@ async function renderRoute(
     overlays: shell.overlays,
     swipeBackEnabled: false,
     navigation: { ...shell.navigation, direction: () => 'root' as const, skipNextTransition: jest.fn() },
+    prerendered: createPrerenderedScreens(undefined),
+    screenContext: { shell: shell as unknown as ShellApi, i18n: i18next }, // not used: nothing is prerendered here
   };
   // Rendered inside an async act so the suspended route can resume when its module arrives.
   await act(async () => {
@@ -93,6 +97,8 @@ describe('RemoteRoute', () => {
       overlays: context.shell.overlays,
       swipeBackEnabled: false,
       navigation: { ...context.shell.navigation, direction: () => 'root' as const, skipNextTransition: jest.fn() },
+      prerendered: createPrerenderedScreens(undefined),
+      screenContext: { shell: context.shell as unknown as ShellApi, i18n: i18next }, // not used: nothing is prerendered here
     };
     // A synchronous render: nothing may suspend.
     renderWithShell(

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useHostServices } from '../../shell/host-services';
 import { useDocumentTitle } from '../../shell/use-document-title';
 import type { RemoteName } from '../../config/runtime-config';
+import { PrerenderedRoute } from './prerendered-route';
 import { RemoteErrorBoundary } from './remote-error-boundary';
 import { SLOW_NOTICE_MS } from '../../services/remotes/remote-screens';
 
@@ -48,19 +49,25 @@ interface RemoteRouteProps {
 
 /** One route's remote screen, with its loading state and its own error screen and retry. */
 export function RemoteRoute(props: RemoteRouteProps) {
+  const { prerendered } = useHostServices();
+  // The page may have come with this route's screen already rendered (see PrerenderedRoute).
+  const screen = prerendered.claim(props.name);
+  if (screen) {
+    return <PrerenderedRoute key={props.name} screen={screen} titleKey={props.titleKey} renderOnClient={(failedLoad) => <RemoteRouteAttempts {...props} initialLoading={failedLoad} />} />;
+  }
   // Keyed by remote: two routes' elements share this component type and position, so without the
   // key a route change could keep the previous remote's load.
   return <RemoteRouteAttempts key={props.name} {...props} />;
 }
 
-function RemoteRouteAttempts({ name, titleKey }: RemoteRouteProps) {
+function RemoteRouteAttempts({ name, titleKey, initialLoading }: RemoteRouteProps & { initialLoading?: Promise<RemoteScreenModule> }) {
   const { t } = useTranslation();
   useDocumentTitle(t(titleKey));
   const { remoteScreens } = useHostServices();
   // One load per attempt, held here (this component stays mounted while the screen suspends), so a
   // failure shows the error screen once instead of re-rendering into a new load. Try again (on the
   // error screen, or while a slow load is still under way) starts a fresh attempt at once.
-  const [attempt, setAttempt] = useState(() => ({ key: 0, loading: remoteScreens.load(name) }));
+  const [attempt, setAttempt] = useState(() => ({ key: 0, loading: initialLoading ?? remoteScreens.load(name) }));
   const retry = () => setAttempt((current) => ({ key: current.key + 1, loading: remoteScreens.retry(name) }));
   return (
     <RemoteErrorBoundary key={attempt.key} remote={name} onRetry={retry}>

@@ -8,7 +8,7 @@ import {
 } from '@special-gift/shared';
 import i18next, { type i18n as I18nInstance } from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { chooseLanguage } from './choose-language';
+import { chooseLanguage, LANGUAGE_COOKIE, LANGUAGE_COOKIE_MAX_AGE_SECONDS } from '@special-gift/shared/composition';
 import { fetchTexts, type FetchTextsOptions } from './fetch-texts';
 
 /** The host's own texts (error screens, not-found, overlay buttons). */
@@ -22,6 +22,12 @@ export interface ShellI18nService extends ShellI18n {
    * current language (and English, the fallback). Rejects only when neither could be loaded.
    */
   loadNamespace(namespace: string, baseUrl: string, options?: { fresh?: boolean }): Promise<void>;
+}
+
+/** Mirrors the user's choice into a cookie, so the server composes the next page in that language. */
+function mirrorLanguageChoice(language: Language) {
+  const secure = window.location.protocol === 'https:' ? '; Secure' : '';
+  document.cookie = `${LANGUAGE_COOKIE}=${language}; Path=/; Max-Age=${LANGUAGE_COOKIE_MAX_AGE_SECONDS}; SameSite=Lax${secure}`;
 }
 
 function applyDocumentLanguage(instance: I18nInstance, language: string) {
@@ -57,6 +63,7 @@ export async function createI18n(options: {
   const bundles = new Map<string, Promise<void>>();
   const stored = await options.storage.get<string>(LANGUAGE_STORAGE_KEY).catch(() => null);
   const language = chooseLanguage(stored, options.browserLanguages ?? navigator.languages, options.defaultLanguage);
+  if (isLanguage(stored)) mirrorLanguageChoice(stored); // also for choices stored before the cookie existed
 
   const instance = i18next.createInstance();
   instance.on('languageChanged', (lng) => applyDocumentLanguage(instance, lng));
@@ -121,6 +128,7 @@ export async function createI18n(options: {
       const loaded = [...sources.keys()].filter((namespace) => instance.hasResourceBundle(FALLBACK_LANGUAGE, namespace) || instance.hasResourceBundle(current(), namespace));
       await Promise.allSettled(loaded.map((namespace) => ensureNamespace(namespace, next)));
       await instance.changeLanguage(next);
+      mirrorLanguageChoice(next);
       await options.storage.set(LANGUAGE_STORAGE_KEY, next);
     },
     async loadNamespace(namespace, baseUrl, { fresh = false } = {}) {

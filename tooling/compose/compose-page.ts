@@ -1,0 +1,97 @@
+import { isLanguage, type Language } from '@special-gift/shared';
+import {
+  acceptedLanguages,
+  chooseLanguage,
+  FRAGMENT_CACHE_SECONDS,
+  FRAGMENT_TIMEOUT_MS,
+  fragmentFile,
+  LANGUAGE_COOKIE,
+  PAGE_VARIABLES,
+  SCREEN_INCLUDE_PREFIX,
+  textDirection,
+} from '@special-gift/shared/composition';
+import { REMOTES, type RemoteName } from '../remotes';
+import { renderSsi } from './ssi';
+
+export interface PageRequest {
+  /** The path, without the query. */
+  readonly path: string;
+  readonly cookieHeader?: string;
+  readonly acceptLanguage?: string;
+}
+
+function cookieValue(header: string | undefined, name: string): string | undefined {
+  for (const part of (header ?? '').split(';')) {
+    const [key, ...value] = part.trim().split('=');
+    if (key === name) return value.join('=');
+  }
+  return undefined;
+}
+
+/** The composition's variables for one request: the route's remote and the page's language. */
+export function pageVariables(request: PageRequest, defaultLanguage: Language): Record<string, string> {
+  const language = chooseLanguage(cookieValue(request.cookieHeader, LANGUAGE_COOKIE), acceptedLanguages(request.acceptLanguage), defaultLanguage);
+  return {
+    [PAGE_VARIABLES.screen]: REMOTES.find((remote) => remote.route === request.path)?.name ?? '',
+    [PAGE_VARIABLES.language]: language,
+    [PAGE_VARIABLES.direction]: textDirection(language),
+  };
+}
+
+/** Where a remote's files are: the folder of its remoteEntry.js, without the trailing slash. */
+export const remoteBase = (entryUrl: string) => entryUrl.replace(/\/[^/]*$/, '');
+
+export interface PageComposerOptions {
+  /** The host's page template (`page.shtml`), read per page. */
+  readonly template: () => Promise<string>;
+  /** Each remote's remoteEntry.js URL (the runtime config's `remotes`). */
+  readonly remotes: Readonly<Record<RemoteName, string>>;
+  readonly defaultLanguage: Language;
+  readonly fetch?: typeof fetch;
+  readonly now?: () => number;
+}
+
+/**
+ * The Node twin of the images' nginx composition (deploy/nginx): the page template's SSI, with each
+ * fragment fetched from its remote within FRAGMENT_TIMEOUT_MS and kept FRAGMENT_CACHE_SECONDS. A
+ * fragment that fails, is slow or is missing leaves the route's slot empty.
+ */
+export function createPageComposer(options: PageComposerOptions) {
+  const fetchImpl = options.fetch ?? fetch;
+  const now = options.now ?? Date.now;
+  const cache = new Map<string, { body: string; expires: number }>();
+  const includePattern = new RegExp(`^${SCREEN_INCLUDE_PREFIX}([a-z]+)/v(\\d+)/([a-z]+)\\.html$`);
+
+  async function fetchFragment(url: string): Promise<string | undefined> {
+    const cached = cache.get(url);
+    if (cached && cached.expires > now()) return cached.body;
+    try {
+      const response = await fetchImpl(url, { signal: AbortSignal.timeout(FRAGMENT_TIMEOUT_MS) });
+      if (response.status !== 200) return undefined;
+      const body = await response.text();
+      cache.set(url, { body, expires: now() + FRAGMENT_CACHE_SECONDS * 1000 });
+      return body;
+    } catch {
+      return undefined; // refused, reset or past the bound
+    }
+  }
+
+  return async function composePage(request: PageRequest): Promise<string> {
+    const variables = pageVariables(request, options.defaultLanguage);
+    return renderSsi(await options.template(), {
+      variables,
+      async include(uri) {
+        const match = includePattern.exec(uri);
+        const remote = match?.[1] as RemoteName | undefined;
+        const language = match?.[3];
+        if (!match || !remote || !(remote in options.remotes) || !isLanguage(language)) return undefined;
+        const base = remoteBase(options.remotes[remote]);
+        const fragment = await fetchFragment(`${base}/${fragmentFile(Number(match[2]), language)}`);
+        if (fragment === undefined) return undefined;
+        return renderSsi(fragment, { variables: { ...variables, [PAGE_VARIABLES.remoteBase]: base }, include: async () => undefined });
+      },
+    });
+  };
+}
+
+
