@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { accessSync, constants, cpSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, cpSync, type Dirent, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../../tooling/serve/local-topology';
 import { REMOTES, type RemoteName } from '../../tooling/remotes';
@@ -38,6 +38,7 @@ export function containerEnv(app: StaticApp): Record<string, string> {
     CARD_SCAN_BASE: 'https://www.special-gift.example/scan',
     SITE_BASE: 'https://www.special-gift.example',
     DEFAULT_LANGUAGE: 'en',
+    FRAGMENT_CACHE_DIR: join(prefixOf(app), 'tmp', 'fragments'),
     // The suite signs up far more often than one person would.
     SIGN_UP_RATE_PER_MINUTE: '6000',
   };
@@ -57,8 +58,15 @@ function runEntrypoint(env: Record<string, string>): Record<string, string> {
   const script = join(DEPLOY, 'entrypoint', '15-runtime-config.envsh');
   // The nginx image only sources *.envsh files that are executable: fail here as it would there.
   accessSync(script, constants.X_OK);
-  const out = execFileSync('sh', ['-c', `. "${script}" && printf '%s' "\${REMOTE_ORIGINS:-}"`], { env: { PATH: process.env.PATH ?? '', ...env } });
-  return { ...env, REMOTE_ORIGINS: out.toString() };
+  const out = execFileSync('sh', ['-c', `. "${script}" && env`], { env: { PATH: process.env.PATH ?? '', ...env } });
+  const exported = Object.fromEntries(
+    out
+      .toString()
+      .split('\n')
+      .filter((line) => line.includes('='))
+      .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
+  );
+  return { ...env, ...exported };
 }
 
 /** Copies a build into the served folder without deleting what is there: an additive deploy. */
@@ -70,8 +78,8 @@ export function deployBuild(app: StaticApp, buildDir: string): void {
   // Build times are kept, as an image's COPY keeps them: nginx's ETag is mtime (seconds) and size,
   // so two same-size remoteEntry.js copied within one second would share an ETag and a browser's
   // revalidation would keep the old one.
-  const isEntry = (name: string) => ['mf-manifest.json', 'mf-stats.json', 'remoteEntry.js', 'index.html'].includes(name);
-  for (const entry of [...entries.filter((e) => !isEntry(e.name)), ...entries.filter((e) => isEntry(e.name))]) {
+  const isEntry = (entry: Dirent) => ['mf-manifest.json', 'mf-stats.json', 'remoteEntry.js', 'index.html', 'page.shtml'].includes(entry.name) || /[\\/]prerender([\\/]|$)/.test(entry.parentPath);
+  for (const entry of [...entries.filter((e) => !isEntry(e)), ...entries.filter(isEntry)]) {
     const relative = join(entry.parentPath, entry.name).slice(buildDir.length + 1);
     mkdirSync(join(target, relative, '..'), { recursive: true });
     cpSync(join(buildDir, relative), join(target, relative), { preserveTimestamps: true });

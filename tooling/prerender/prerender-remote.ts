@@ -8,10 +8,9 @@
  *   node --require ../tooling/prerender/ignore-styles.cjs --import tsx ../tooling/prerender/prerender-remote.ts
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import {
-  CONTRACT_VERSION,
   FALLBACK_LANGUAGE,
   isRemoteScreenModule,
   SUPPORTED_LANGUAGES,
@@ -97,17 +96,20 @@ export async function prerenderScreen(options: { remote: string; module: RemoteS
 
 async function main() {
   const appDir = process.cwd();
-  const remote = REMOTES.find((entry) => entry.dir === basename(appDir));
-  if (!remote) throw new Error(`${appDir} is not a remote listed in tooling/remotes.json`);
   const dist = join(appDir, 'dist');
-  const head = fragmentHead(screenAssets(JSON.parse(readFileSync(join(dist, 'mf-manifest.json'), 'utf8')) as unknown));
+  const manifest = JSON.parse(readFileSync(join(dist, 'mf-manifest.json'), 'utf8')) as { name?: string };
+  // By its federation name, so a copy of a remote (a variant built by the browser suite) is found too.
+  const remote = REMOTES.find((entry) => entry.name === manifest.name);
+  if (!remote) throw new Error(`${appDir} builds "${String(manifest.name)}", which is not a remote in tooling/remotes.json`);
+  const head = fragmentHead(screenAssets(manifest));
   const module: unknown = await import(join(appDir, 'src', 'exposed-screen.ts'));
   // A CommonJS-compiled module arrives as its exports under `default` when imported.
   const exposed = isRemoteScreenModule(module) ? module : (module as { default?: unknown }).default;
   if (!isRemoteScreenModule(exposed)) throw new Error(`${remote.dir}/src/exposed-screen.ts does not export a screen module`);
   const texts = (language: Language): unknown => JSON.parse(readFileSync(join(appDir, 'public', 'assets', 'i18n', `${language}.json`), 'utf8'));
   for (const language of SUPPORTED_LANGUAGES) {
-    const file = join(dist, fragmentFile(CONTRACT_VERSION, language));
+    // Under the contract major the screen's code declares: a host of another major never composes it.
+    const file = join(dist, fragmentFile(exposed.meta.contractVersion, language));
     mkdirSync(join(file, '..'), { recursive: true });
     const body = await prerenderScreen({ remote: remote.name, module: exposed, language, texts, route: remote.route });
     writeFileSync(file, `${head}${body}\n`);

@@ -32,7 +32,7 @@ function composition(options: StaticServerOptions): { remotes: Record<RemoteName
 }
 
 /** Files that must be revalidated on every load so a redeploy is picked up at once. */
-const REVALIDATE = /(^|\/)(index\.html|page\.shtml|mf-manifest\.json|mf-stats\.json|remoteEntry\.js|config\.json)$|\/assets\/i18n\/|\/prerender\//;
+const REVALIDATE = /(^|\/)(index\.html|page\.shtml|mf-manifest\.json|mf-stats\.json|remoteEntry\.js|config\.json)$|\/assets\/i18n\//;
 const HASHED = /\.[0-9a-f]{8}\.(js|css)$/;
 
 /**

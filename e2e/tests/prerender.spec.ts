@@ -1,0 +1,258 @@
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { FRAGMENT_CACHE_SECONDS, FRAGMENT_TIMEOUT_MS } from '@special-gift/shared/composition';
+import { REPO_ROOT } from '../../tooling/serve/local-topology';
+import { startStaticServer } from '../../tooling/serve/static-server';
+import { buildRemoteVariant, removeRemoteVariant, setEnglishText } from '../support/build-variant';
+import { deployBuild, distOf, wwwRoot } from '../support/nginx';
+import { startApp, stopApp } from '../support/servers';
+import { E2E_PORTS, HOST_URL } from '../support/topology';
+import { expect, expectConsoleErrors, pageTitle, test, waitForPreload } from '../support/fixtures';
+import type { Page } from '@playwright/test';
+
+interface ScreenTexts {
+  brand: string;
+  headline: string;
+  title: string;
+  sections: { card: string };
+  next: { title: string };
+}
+const texts = (dir: string, lang: string) => JSON.parse(readFileSync(join(REPO_ROOT, dir, 'public', 'assets', 'i18n', `${lang}.json`), 'utf8')) as ScreenTexts;
+/** Each route's page title (the toolbar's h1) and a line of its screen, in a language, from the remote's own texts. */
+const ROUTES = [
+  { path: '/', remote: 'intro', expected: (lang: string) => ({ title: texts('remote-intro', lang).brand, text: texts('remote-intro', lang).headline }) },
+  { path: '/sign-up', remote: 'signup', expected: (lang: string) => ({ title: texts('remote-signup', lang).title, text: texts('remote-signup', lang).sections.card }) },
+  { path: '/thank-you', remote: 'thankyou', expected: (lang: string) => ({ title: texts('remote-thankyou', lang).title, text: texts('remote-thankyou', lang).next.title }) },
+] as const;
+const LANGUAGES = [
+  { lang: 'en', acceptLanguage: 'en-GB,en;q=0.9', dir: 'ltr' },
+  { lang: 'fr', acceptLanguage: 'fr-CA,fr;q=0.9,en;q=0.8', dir: 'ltr' },
+  { lang: 'ar', acceptLanguage: 'de-DE,ar;q=0.8,en;q=0.5', dir: 'rtl' },
+] as const;
+
+const pageHtml = async (page: Page, path: string, headers: Record<string, string> = {}) => (await page.request.get(`${HOST_URL}${path}`, { headers })).text();
+const h1Of = (html: string) => /<h1[^>]*>([^<]*)<\/h1>/.exec(html)?.[1];
+
+/** Marks the server's DOM before any script runs: the mark surviving shows the page was hydrated, not re-rendered. */
+async function markServerDom(page: Page) {
+  await page.addInitScript(() => {
+    document.addEventListener('DOMContentLoaded', () => {
+      for (const element of Array.from(document.querySelectorAll('[data-sg-screen] *'))) (element as HTMLElement).dataset.fromServer = '';
+    });
+  });
+}
+
+test.describe('prerendered first screen, composed per request', () => {
+  test('the page of each route carries its screen in the requested language, right-to-left for Arabic, without running a script', async ({ page }) => {
+    for (const route of ROUTES) {
+      for (const { lang, acceptLanguage, dir } of LANGUAGES) {
+        const html = await pageHtml(page, route.path, { 'Accept-Language': acceptLanguage });
+        expect(html, `${route.path} ${lang}`).toContain(`<html lang="${lang}" dir="${dir}">`);
+        expect(h1Of(html), `${route.path} ${lang}`).toBe(route.expected(lang).title);
+        expect(html).toContain(route.expected(lang).text);
+        expect(html).toContain(`data-sg-screen="${route.remote}" data-sg-lang="${lang}"`);
+        // The screen's stylesheet and script come from its remote's origin, named in the page.
+        expect(html).toContain(`<link rel="stylesheet" href="http://localhost:${E2E_PORTS[route.remote]}/__federation_expose_Screen.`);
+        expect(html).not.toMatch(/<!--#/); // every directive was processed
+      }
+    }
+    // The cookie that mirrors a stored choice wins over Accept-Language; a refused language (q=0) is skipped.
+    expect(h1Of(await pageHtml(page, '/sign-up', { 'Accept-Language': 'en', Cookie: 'sg_lang=fr' }))).toBe('Inscription');
+    expect(h1Of(await pageHtml(page, '/sign-up', { 'Accept-Language': 'fr;q=0, ar;q=0.5' }))).toBe('التسجيل');
+    // Not a screen: the plain page, in the language, with no fragment.
+    const notFound = await pageHtml(page, '/no-such-page', { 'Accept-Language': 'ar' });
+    expect(notFound).toContain('<html lang="ar" dir="rtl">');
+    expect(notFound).not.toContain('data-sg-screen');
+  });
+
+  test('the same composition in `npm run up` (Node) as in the images (nginx)', async ({ page }) => {
+    const node = await startStaticServer({
+      root: join(REPO_ROOT, 'host', 'dist'),
+      port: 0,
+      spa: true,
+      config: { defaultLanguage: 'en', remotes: Object.fromEntries(ROUTES.map(({ remote }) => [remote, `http://localhost:${E2E_PORTS[remote]}/remoteEntry.js`])) },
+    });
+    try {
+      const address = node.address();
+      const nodeUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+      for (const route of ROUTES) {
+        const variants: Array<Record<string, string>> = [{ 'Accept-Language': 'fr-CA,fr;q=0.9' }, { 'Accept-Language': 'es, ar;q=0.9' }, { Cookie: 'sg_lang=en', 'Accept-Language': 'ar' }, {}];
+        for (const headers of variants) {
+          const fromNginx = await pageHtml(page, route.path, headers);
+          const fromNode = await (await page.request.get(`${nodeUrl}${route.path}`, { headers })).text();
+          expect(fromNode, `${route.path} ${JSON.stringify(headers)}`).toBe(fromNginx);
+        }
+      }
+    } finally {
+      await new Promise((resolve) => node.close(resolve));
+    }
+  });
+
+  for (const { lang } of LANGUAGES) {
+    test(`every route hydrates the server's HTML in ${lang}: kept in place, no error or warning, the rest preloads`, async ({ browser }) => {
+      const context = await browser.newContext({ locale: lang === 'en' ? 'en-US' : lang });
+      try {
+        for (const route of ROUTES) {
+          const page = await context.newPage();
+          const problems: string[] = [];
+          page.on('console', (message) => {
+            if (message.type() === 'error' || message.type() === 'warning') problems.push(`${message.type()}: ${message.text()}`);
+          });
+          page.on('pageerror', (error) => problems.push(error.message));
+          await markServerDom(page);
+          await page.goto(`${HOST_URL}${route.path}`);
+          await waitForPreload(page); // starts after the first screen has hydrated
+          await expect(pageTitle(page)).toHaveText(route.expected(lang).title);
+          // The title is the server's element, now React's: hydrated, not replaced.
+          await expect(pageTitle(page)).toHaveAttribute('data-from-server', '');
+          expect(await pageTitle(page).evaluate((element) => Object.keys(element).some((key) => key.startsWith('__react')))).toBe(true);
+          expect(await page.locator('html').getAttribute('dir')).toBe(lang === 'ar' ? 'rtl' : 'ltr');
+          expect(problems, `${route.path} ${lang}`).toEqual([]);
+          await page.close();
+        }
+      } finally {
+        await context.close();
+      }
+    });
+  }
+
+  test('what is typed before the screen has hydrated is kept, and the form works with it', async ({ page }) => {
+    // The screen's code arrives late, as on a slow phone network.
+    await page.route(`http://localhost:${E2E_PORTS.signup}/__federation_expose_Screen.*.js`, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      await route.continue();
+    });
+    await markServerDom(page);
+    await page.goto('/sign-up', { waitUntil: 'domcontentloaded' });
+    await page.getByLabel('First name').pressSequentially('Ada', { delay: 20 });
+    await page.getByLabel('Last name').pressSequentially('Lovelace', { delay: 20 });
+    const hydrated = () => page.getByLabel('First name').evaluate((element) => Object.keys(element).some((key) => key.startsWith('__react')));
+    expect(await hydrated(), 'typed before hydration').toBe(false);
+    await expect.poll(hydrated).toBe(true);
+    await expect(page.getByLabel('First name')).toHaveValue('Ada');
+    await expect(page.getByLabel('Last name')).toHaveValue('Lovelace');
+    await expect(page.getByLabel('First name')).toHaveAttribute('data-from-server', '');
+    // The form's state has them: an empty submit stops at the first empty field after them.
+    await page.getByRole('button', { name: 'Sign up', exact: true }).click();
+    await expect(page.getByLabel('Email')).toBeFocused();
+    // And the draft saved from them comes back after a reload.
+    await page.waitForTimeout(1_000);
+    await page.reload();
+    await expect(page.getByLabel('First name')).toHaveValue('Ada');
+  });
+
+  test('a remote redeployed with a changed text: the next page shows it, the host untouched', async ({ page }) => {
+    test.setTimeout(120_000);
+    const changed = 'Thanks a million for signing up!';
+    const variant = buildRemoteVariant('remote-thankyou', 'thankyou-prerender', (dir) => setEnglishText(dir, 'title', changed));
+    try {
+      deployBuild('thankyou', variant);
+      await page.waitForTimeout(FRAGMENT_CACHE_SECONDS * 1000 + 200); // the composer's cache of the old fragment expires
+      expect(h1Of(await pageHtml(page, '/thank-you', { 'Accept-Language': 'en' }))).toBe(changed);
+      await page.goto('/thank-you');
+      await waitForPreload(page);
+      await expect(pageTitle(page)).toHaveText(changed);
+    } finally {
+      deployBuild('thankyou', distOf('thankyou'));
+      removeRemoteVariant('thankyou-prerender');
+    }
+    await page.waitForTimeout(FRAGMENT_CACHE_SECONDS * 1000 + 200);
+    expect(h1Of(await pageHtml(page, '/thank-you', { 'Accept-Language': 'en' }))).toBe('Thank you');
+  });
+});
+
+/**
+ * Stands in for a remote's server: fragments answer as `fault` says, every other file comes from
+ * the remote's deployed folder, as its nginx serves them.
+ */
+async function withFaultyFragments(fault: (respond: (status: number, body: string) => void) => void, run: () => Promise<void>) {
+  await stopApp('signup');
+  const files = await startStaticServer({ root: wwwRoot('signup'), port: 0, corsOrigin: HOST_URL });
+  const filesAddress = files.address();
+  const filesPort = typeof filesAddress === 'object' && filesAddress ? filesAddress.port : 0;
+  const front: Server = createServer((req, res) => {
+    if (req.url?.startsWith('/prerender/')) {
+      fault((status, body) => res.writeHead(status, { 'Content-Type': 'text/html' }).end(body));
+      return;
+    }
+    const upstream = httpRequest({ host: '127.0.0.1', port: filesPort, path: req.url, method: req.method, headers: req.headers }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    req.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => front.listen(E2E_PORTS.signup, '127.0.0.1', resolve));
+  try {
+    await run();
+  } finally {
+    front.closeAllConnections();
+    await new Promise((resolve) => front.close(resolve));
+    await new Promise((resolve) => files.close(resolve));
+    await startApp('signup');
+  }
+}
+
+test.describe('a fragment that cannot be had gives the client-rendered page, without an error', () => {
+  const clientRendered = async (page: Page) => {
+    const html = await pageHtml(page, '/sign-up');
+    expect(html).not.toContain('data-sg-screen');
+    expect(html).toContain('<html lang="en" dir="ltr">');
+    await page.goto('/sign-up');
+    await expect(pageTitle(page)).toHaveText('Sign up');
+    await expect(page.getByLabel('First name')).toBeEditable();
+    await waitForPreload(page);
+  };
+
+  test('missing (404)', async ({ page }) => {
+    const fragments = join(wwwRoot('signup'), 'prerender');
+    rmSync(fragments, { recursive: true, force: true });
+    try {
+      await page.waitForTimeout(FRAGMENT_CACHE_SECONDS * 1000 + 200);
+      await clientRendered(page);
+    } finally {
+      deployBuild('signup', distOf('signup'));
+    }
+  });
+
+  test('built against another contract major: not composed; the page says the screen is being updated, as without prerendering', async ({ page }) => {
+    test.setTimeout(120_000);
+    expectConsoleErrors('the incompatible remote is reported on the console');
+    const nextMajor = buildRemoteVariant('remote-signup', 'signup-next-major', (dir) => {
+      const file = join(dir, 'src', 'exposed-screen.ts');
+      writeFileSync(file, readFileSync(file, 'utf8').replace('contractVersion: CONTRACT_VERSION', 'contractVersion: CONTRACT_VERSION + 1'));
+    });
+    // A whole new deployment (as an image replaces the last one): its fragments are under v2/ only.
+    const replaceDeployment = (build: string) => {
+      rmSync(wwwRoot('signup'), { recursive: true, force: true });
+      deployBuild('signup', build);
+    };
+    try {
+      replaceDeployment(nextMajor);
+      await page.waitForTimeout(FRAGMENT_CACHE_SECONDS * 1000 + 200);
+      expect(await pageHtml(page, '/sign-up')).not.toContain('data-sg-screen');
+      await page.goto('/sign-up');
+      await expect(page.getByRole('alert')).toContainText('This part of the app is being updated.');
+    } finally {
+      replaceDeployment(distOf('signup'));
+      removeRemoteVariant('signup-next-major');
+    }
+  });
+
+  test('failing (500)', async ({ page }) => {
+    await withFaultyFragments((respond) => respond(500, 'Internal Server Error'), () => clientRendered(page));
+  });
+
+  test(`slower than the bound (${FRAGMENT_TIMEOUT_MS} ms): the page does not wait for it`, async ({ page }) => {
+    await withFaultyFragments(
+      (respond) => setTimeout(() => respond(200, '<div data-sg-screen="signup" data-sg-lang="en">too late</div>'), 5_000),
+      async () => {
+        const started = Date.now();
+        await clientRendered(page);
+        const html = await pageHtml(page, '/sign-up');
+        expect(html).not.toContain('too late');
+        expect(Date.now() - started).toBeLessThan(5_000);
+      },
+    );
+  });
+});
