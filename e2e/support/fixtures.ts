@@ -48,3 +48,12 @@ export async function waitForPreload(page: Page) {
 
 /** The visible page title (the toolbar's h1). */
 export const pageTitle = (page: Page) => page.locator('[data-page-title]');
+
+/**
+ * A browser set to prefer `languages`: `navigator.languages` and the Accept-Language header agree,
+ * as in a real browser (the server composes the page in the language the app then chooses).
+ */
+export async function preferLanguages(page: Page, languages: readonly string[]) {
+  await page.setExtraHTTPHeaders({ 'Accept-Language': languages.map((tag, index) => (index === 0 ? tag : `${tag};q=${(1 - index / 10).toFixed(1)}`)).join(', ') });
+  await page.addInitScript((tags) => Object.defineProperty(navigator, 'languages', { get: () => tags }), [...languages]);
+}

@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { devices, type Browser, type BrowserContext, type Page, type Request } from '@playwright/test';
 import { cameraTracks, launchWithFakeCamera, recordCameraStreams, writeQrVideo } from '../support/fake-camera';
-import { expect, pageTitle, test, waitForPreload } from '../support/fixtures';
+import { expect, pageTitle, test, waitForPreload, preferLanguages } from '../support/fixtures';
 import { newCardCode } from '../support/sign-up';
 import { E2E_PORTS, HOST_URL } from '../support/topology';
 
@@ -29,7 +29,7 @@ async function openPage(browser: Browser, options: { language?: 'en' | 'ar'; byp
   await page.addInitScript(() =>
     document.addEventListener('securitypolicyviolation', (event) => console.error(`CSP violation: ${event.violatedDirective} blocked ${event.blockedURI}`)),
   );
-  if (options.language) await page.addInitScript((lang) => Object.defineProperty(navigator, 'languages', { get: () => [lang] }), options.language);
+  if (options.language) await preferLanguages(page, [options.language]);
   await page.addInitScript(recordCameraStreams);
   // When the preview first shows a frame: the QR code is in view from then on.
   await page.addInitScript(() =>

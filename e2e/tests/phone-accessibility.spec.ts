@@ -5,7 +5,7 @@ import { focusedElementReport, SLIVER, walkFocus, type FocusReport } from '../su
 import { clippedOrOverlappingText, horizontalOverflow, TEXT_SPACING_CSS, undersizedTargets } from '../support/layout-checks';
 import { binarize, inkShare, pixel, shapeDifference } from '../support/png';
 import { fillSignUp, person } from '../support/sign-up';
-import { expect, expectConsoleErrors, test } from '../support/fixtures';
+import { expect, expectConsoleErrors, test, preferLanguages } from '../support/fixtures';
 
 /*
  * WCAG 2.2 AA on a phone, where axe cannot look: focus not obscured by the sticky toolbar or footer
@@ -116,7 +116,7 @@ const SCREENS: Screen[] = [
 
 const useLanguage = (language: Language) =>
   test.beforeEach(async ({ page }) => {
-    await page.addInitScript((lang) => Object.defineProperty(navigator, 'languages', { get: () => [lang] }), language);
+    await preferLanguages(page, [language]);
   });
 
 const label = (viewport: { width: number; height: number }) => `${viewport.width}×${viewport.height}`;

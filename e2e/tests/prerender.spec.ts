@@ -9,7 +9,7 @@ import { deployBuild, distOf, wwwRoot } from '../support/nginx';
 import { startApp, stopApp } from '../support/servers';
 import { E2E_PORTS, HOST_URL } from '../support/topology';
 import { expect, expectConsoleErrors, pageTitle, test, waitForPreload } from '../support/fixtures';
-import type { Page } from '@playwright/test';
+import type { Page, Route } from '@playwright/test';
 
 interface ScreenTexts {
   brand: string;
@@ -118,19 +118,22 @@ test.describe('prerendered first screen, composed per request', () => {
   }
 
   test('what is typed before the screen has hydrated is kept, and the form works with it', async ({ page }) => {
-    // The screen's code arrives late, as on a slow phone network.
-    await page.route(`http://localhost:${E2E_PORTS.signup}/__federation_expose_Screen.*.js`, async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 2_000));
+    // The host's code comes while the user types (it takes the screen into its layout), the
+    // screen's code later still, as on a slow phone network.
+    const late = (ms: number) => async (route: Route) => {
+      await new Promise((resolve) => setTimeout(resolve, ms));
       await route.continue();
-    });
+    };
+    await page.route(`${HOST_URL}/main.*.js`, late(800));
+    await page.route(`http://localhost:${E2E_PORTS.signup}/__federation_expose_Screen.*.js`, late(3_500));
     await markServerDom(page);
-    await page.goto('/sign-up', { waitUntil: 'domcontentloaded' });
-    await page.getByLabel('First name').pressSequentially('Ada', { delay: 20 });
+    await page.goto('/sign-up', { waitUntil: 'commit' });
+    await page.getByLabel('First name').pressSequentially('Ada Augusta', { delay: 120 });
     await page.getByLabel('Last name').pressSequentially('Lovelace', { delay: 20 });
     const hydrated = () => page.getByLabel('First name').evaluate((element) => Object.keys(element).some((key) => key.startsWith('__react')));
     expect(await hydrated(), 'typed before hydration').toBe(false);
     await expect.poll(hydrated).toBe(true);
-    await expect(page.getByLabel('First name')).toHaveValue('Ada');
+    await expect(page.getByLabel('First name')).toHaveValue('Ada Augusta');
     await expect(page.getByLabel('Last name')).toHaveValue('Lovelace');
     await expect(page.getByLabel('First name')).toHaveAttribute('data-from-server', '');
     // The form's state has them: an empty submit stops at the first empty field after them.
@@ -139,7 +142,7 @@ test.describe('prerendered first screen, composed per request', () => {
     // And the draft saved from them comes back after a reload.
     await page.waitForTimeout(1_000);
     await page.reload();
-    await expect(page.getByLabel('First name')).toHaveValue('Ada');
+    await expect(page.getByLabel('First name')).toHaveValue('Ada Augusta');
   });
 
   test('a remote redeployed with a changed text: the next page shows it, the host untouched', async ({ page }) => {

@@ -1,6 +1,6 @@
 import { devices, type Page } from '@playwright/test';
 import { E2E_PORTS } from '../support/topology';
-import { expect, expectConsoleErrors, pageTitle, test, waitForPreload } from '../support/fixtures';
+import { expect, expectConsoleErrors, pageTitle, test, waitForPreload, preferLanguages } from '../support/fixtures';
 
 test.describe('i18n', () => {
   test('each remote’s texts come from its own origin, in the current language', async ({ page }) => {
@@ -16,7 +16,7 @@ test.describe('i18n', () => {
   test('a missing translation file falls back to English, never to raw keys', async ({ page }) => {
     expectConsoleErrors('a translation file answers 404');
     await page.route(`http://localhost:${E2E_PORTS.intro}/assets/i18n/fr.json`, (route) => route.fulfill({ status: 404, body: 'missing' }));
-    await page.addInitScript(() => Object.defineProperty(navigator, 'languages', { get: () => ['fr-FR', 'fr'] }));
+    await preferLanguages(page, ['fr-FR', 'fr']);
     await page.goto('/');
     await expect(page.locator('html')).toHaveAttribute('lang', 'fr');
     await expect(page.getByRole('heading', { name: 'A gift card that feels special' })).toBeVisible();
@@ -24,7 +24,7 @@ test.describe('i18n', () => {
   });
 
   test('the browser language is used when nothing is stored; Arabic mirrors the layout', async ({ page }) => {
-    await page.addInitScript(() => Object.defineProperty(navigator, 'languages', { get: () => ['ar-EG', 'ar'] }));
+    await preferLanguages(page, ['ar-EG', 'ar']);
     await page.goto('/sign-up');
     await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
     const back = await page.getByRole('button', { name: 'رجوع' }).boundingBox();

@@ -90,7 +90,9 @@ export function SignUpScreen() {
             </>
           }
         />
-        <Button type="submit" expand busy={form.submitting} className="signup__submit">
+        {/* Disabled until the form is ready (its code has run and the draft was read): before that,
+            in the prerendered page, the browser would send the form itself, its values in the URL. */}
+        <Button type="submit" expand busy={form.submitting} disabled={!form.ready} className="signup__submit">
           {form.submitting ? t('submitting') : t('submit')}
         </Button>
       </form>

@@ -48,12 +48,15 @@ export function fragmentHead(assets: ExposeAssets): string {
 }
 
 async function renderToHtml(node: ReactNode): Promise<string> {
+  // Any error fails the build: React would otherwise ship a failed part's fallback in the HTML.
+  const errors: unknown[] = [];
   const { prelude } = await prerenderToNodeStream(node, {
     identifierPrefix: SCREEN_ID_PREFIX,
     onError(error) {
-      throw error;
+      errors.push(error);
     },
   });
+  if (errors.length > 0) throw errors[0];
   const chunks: Buffer[] = [];
   await new Promise<void>((resolve, reject) => {
     prelude

@@ -7,7 +7,7 @@ import { readRuntimeConfig, remoteTextsBase } from '../config/runtime-config';
 import { createRemoteScreens, type FederationRuntime } from '../services/remotes/remote-screens';
 
 import { createI18n } from '../services/i18n/create-i18n';
-import { createPrerenderedScreens, takePrerenderedScreen } from '../services/prerender/prerendered-screen';
+import { besidePrerenderedScreen, createPrerenderedScreens, takePrerenderedScreen } from '../services/prerender/prerendered-screen';
 import { createNavigation } from '../services/navigation/create-navigation';
 import { createStorage } from '../services/storage/create-storage';
 import { App } from './app';
@@ -59,7 +59,8 @@ export async function boot(root: HTMLElement, configResponse: Promise<Response>,
     http,
   };
 
-  createRoot(root, {
+  const adopted = pageScreen?.language === i18n.current() ? pageScreen : undefined;
+  createRoot(adopted ? besidePrerenderedScreen(root) : root, {
     // React recovered by re-rendering; log what had failed so it can be found and fixed.
     onRecoverableError: (error, info) => console.error('[react] recovered from', (error as { cause?: unknown }).cause ?? error, info.componentStack),
   }).render(
@@ -71,7 +72,7 @@ export async function boot(root: HTMLElement, configResponse: Promise<Response>,
         services={{
           remoteScreens,
           // Hydrated only in the language the app starts in (a stored choice the page's cookie did not carry yet renders on the client).
-          prerendered: createPrerenderedScreens(pageScreen?.language === i18n.current() ? pageScreen : undefined),
+          prerendered: createPrerenderedScreens(adopted),
           screenContext: { shell, i18n: i18n.instance },
           navigation,
           overlays,

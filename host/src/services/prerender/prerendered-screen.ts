@@ -1,6 +1,7 @@
 import { isLanguage, type Language } from '@special-gift/shared';
 import { SCREEN_ATTRIBUTE, SCREEN_LANGUAGE_ATTRIBUTE } from '@special-gift/shared/composition';
 import type { RemoteName } from '../../config/runtime-config';
+import { captureUserInput, type UserInputCapture } from './replay-user-input';
 
 /** A screen the page arrived with (composed by the server), waiting for its code to hydrate it. */
 export interface PrerenderedScreen {
@@ -8,20 +9,43 @@ export interface PrerenderedScreen {
   readonly language: Language;
   /** The element holding the screen's HTML: the root its code hydrates. */
   readonly element: HTMLElement;
+  /** What the user does on it before it hydrates, held from the moment the host's code runs. */
+  readonly userInput: UserInputCapture;
+  /** The server's page frame around it, removed once the shell's own frame holds the screen. */
+  readonly frame: HTMLElement | null;
 }
 
 /**
  * The first route's prerendered screen in `root`, if the page came with one for `remote`. Its
- * leading links (the screen's stylesheet and script) move to the head: the webpack runtime then
- * finds the stylesheet already there, and it stays when the screen is later replaced.
+ * leading links (the screen's stylesheet and script) move to the head, where they stay when the
+ * screen is later replaced.
  */
 export function takePrerenderedScreen(root: HTMLElement, remote: RemoteName | undefined): PrerenderedScreen | undefined {
   const element = root.querySelector<HTMLElement>(`[${SCREEN_ATTRIBUTE}]`);
   if (!element) return undefined;
-  for (const link of Array.from(element.parentElement?.querySelectorAll('link') ?? [])) document.head.append(link);
+  for (const link of Array.from(element.parentElement?.querySelectorAll('link') ?? [])) {
+    // Kept from the webpack runtime, which would take a link with the chunk's URL as the chunk's
+    // stylesheet without knowing whether it loaded (it matches `data-href` first): the runtime
+    // loads its own (from the cache), so a stylesheet that failed fails the screen's load as
+    // without prerendering.
+    if (link.rel === 'stylesheet') link.dataset.href = 'prerendered';
+    document.head.append(link);
+  }
   const language = element.getAttribute(SCREEN_LANGUAGE_ATTRIBUTE);
   if (!remote || element.getAttribute(SCREEN_ATTRIBUTE) !== remote || !isLanguage(language)) return undefined;
-  return { remote, language, element };
+  return { remote, language, element, userInput: captureUserInput(element), frame: element.parentElement };
+}
+
+/**
+ * The container for the app's React root when the page came with a prerendered screen: a new
+ * element in `root`, so that React, which empties its container, leaves the server's screen (and
+ * the field the user may be typing in) in place until its route moves it into the shell.
+ */
+export function besidePrerenderedScreen(root: HTMLElement): HTMLElement {
+  const container = document.createElement('div');
+  container.className = 'sg-app-root';
+  root.append(container);
+  return container;
 }
 
 /**

@@ -3,33 +3,73 @@ type Field = HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement;
 /** The prototype's setter: past the per-element one React installs to notice changes. */
 const valueSetter = (field: Field) => Object.getOwnPropertyDescriptor(Object.getPrototypeOf(field) as object, 'value')?.set;
 
+const isCheckable = (field: Field): field is HTMLInputElement => field instanceof HTMLInputElement && (field.type === 'checkbox' || field.type === 'radio');
+
+type Interaction = { kind: 'click'; target: HTMLElement } | { kind: 'submit'; form: HTMLFormElement; submitter: HTMLElement | null };
+
+export interface UserInputCapture {
+  /**
+   * Call right before hydrating (hydration puts fields back to the screen's initial state): notes
+   * what was typed, and returns what replays it all once the screen has hydrated: the fields, as
+   * the input events React listens to, then taps and submits in order, so the screen's own
+   * handlers run as if its code had been there.
+   */
+  beforeHydration(): () => void;
+}
+
 /**
- * What the user typed into a prerendered screen before its code arrived. Hydration puts each
- * controlled field back to the screen's initial state, so this notes every field the user changed
- * (value or checked state differs from the server's) and returns what replays it afterwards, as
- * the browser events React listens to: the screen's own handlers then take the input as typed.
+ * Holds the user's input on a prerendered screen until its code has arrived. Taps and submits are
+ * held back (a form submitted before the code would be sent by the browser itself, its values in
+ * the URL); typing stays in the fields and is read when `replay` runs.
  */
-export function captureUserInput(container: HTMLElement): () => void {
-  const changed: Array<{ field: Field; value: string; checked: boolean }> = [];
-  for (const field of Array.from(container.querySelectorAll<Field>('input, textarea, select'))) {
-    const checkable = field instanceof HTMLInputElement && (field.type === 'checkbox' || field.type === 'radio');
-    if (checkable ? field.checked !== field.defaultChecked : field instanceof HTMLSelectElement ? field.selectedOptions[0]?.defaultSelected === false : field.value !== field.defaultValue) {
-      changed.push({ field, value: field.value, checked: checkable && field.checked });
-    }
-  }
-  return () => {
-    for (const { field, value, checked } of changed) {
-      if (!field.isConnected) continue;
-      // The element's own setter first, so React's record of the value is the initial one (React
-      // may not have reset the field yet); then the change, as the browser would make it.
-      if (field instanceof HTMLInputElement && (field.type === 'checkbox' || field.type === 'radio')) {
-        field.checked = !checked;
-        field.click();
-      } else {
-        field.value = field instanceof HTMLSelectElement ? (field.options[0]?.value ?? '') : field.defaultValue;
-        valueSetter(field)?.call(field, value);
-        field.dispatchEvent(new Event(field instanceof HTMLSelectElement ? 'change' : 'input', { bubbles: true }));
-      }
-    }
+export function captureUserInput(container: HTMLElement): UserInputCapture {
+  const interactions: Interaction[] = [];
+  const hold = (event: Event) => {
+    event.preventDefault();
+    event.stopImmediatePropagation(); // React's own listener on this container replays nothing twice
   };
+  const onClick = (event: MouseEvent) => {
+    if (!(event.target instanceof HTMLElement)) return;
+    hold(event);
+    interactions.push({ kind: 'click', target: event.target });
+  };
+  const onSubmit = (event: SubmitEvent) => {
+    if (!(event.target instanceof HTMLFormElement)) return;
+    hold(event);
+    interactions.push({ kind: 'submit', form: event.target, submitter: event.submitter });
+  };
+  container.addEventListener('click', onClick, true);
+  container.addEventListener('submit', onSubmit, true);
+
+  return {
+    beforeHydration() {
+      const fields = Array.from(container.querySelectorAll<Field>('input, textarea, select'))
+        .filter((field) => !isCheckable(field)) // a tap changes these: replayed as that tap
+        .map((field) => ({ field, value: field.value }));
+      return () => {
+        container.removeEventListener('click', onClick, true);
+        container.removeEventListener('submit', onSubmit, true);
+        for (const { field, value } of fields) replayField(field, value);
+        for (const interaction of interactions) {
+          if (interaction.kind === 'click' && interaction.target.isConnected) interaction.target.click();
+          if (interaction.kind === 'submit' && interaction.form.isConnected) {
+            if (interaction.submitter?.isConnected) interaction.form.requestSubmit(interaction.submitter);
+            else interaction.form.requestSubmit();
+          }
+        }
+      };
+    },
+  };
+}
+
+/** A field the user changed (its value differs from the server's), changed again as the browser would. */
+function replayField(field: Field, value: string) {
+  if (!field.isConnected) return;
+  const initial = field instanceof HTMLSelectElement ? (Array.from(field.options).find((option) => option.defaultSelected) ?? field.options[0])?.value : field.defaultValue;
+  if (initial === undefined || value === initial) return;
+  // The element's own setter first, so React's record of the value is the initial one, whether or
+  // not React has reset the field yet; then the user's value and the event.
+  field.value = initial;
+  valueSetter(field)?.call(field, value);
+  field.dispatchEvent(new Event(field instanceof HTMLSelectElement ? 'change' : 'input', { bubbles: true }));
 }

@@ -1,0 +1,93 @@
+import { act, useState, type FormEvent } from 'react';
+import { hydrateRoot } from 'react-dom/client';
+import { renderToString } from 'react-dom/server';
+import { captureUserInput } from './replay-user-input';
+
+function Form({ onSubmit, onTap }: { onSubmit: (values: { name: string; agreed: boolean }) => void; onTap: () => void }) {
+  const [name, setName] = useState('');
+  const [agreed, setAgreed] = useState(false);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    onSubmit({ name, agreed });
+  };
+  return (
+    <form onSubmit={submit}>
+      <input aria-label="Name" value={name} onChange={(event) => setName(event.target.value)} />
+      <input aria-label="Agreed" type="checkbox" checked={agreed} onChange={(event) => setAgreed(event.target.checked)} />
+      <button type="button" onClick={onTap}>
+        Help
+      </button>
+      <button type="submit">Send</button>
+    </form>
+  );
+}
+
+/** The server's HTML in a container, as the page brought it, before the screen's code runs. */
+function prerendered() {
+  const container = document.createElement('div');
+  container.innerHTML = renderToString(<Form onSubmit={() => undefined} onTap={() => undefined} />);
+  document.body.append(container);
+  return container;
+}
+
+const hydrate = async (container: HTMLElement, element: React.ReactNode, afterHydration: () => void) => {
+  await act(async () => {
+    hydrateRoot(container, element);
+  });
+  await act(async () => {
+    afterHydration();
+  });
+};
+
+// React's act() outside Testing Library's render: tell React this is a test environment.
+beforeAll(() => Object.assign(globalThis, { IS_REACT_ACT_ENVIRONMENT: true }));
+afterEach(() => document.body.replaceChildren());
+
+describe('captureUserInput', () => {
+  it('gives the screen what was typed and tapped before it hydrated, in order', async () => {
+    const container = prerendered();
+    const capture = captureUserInput(container);
+    const name = container.querySelector<HTMLInputElement>('[aria-label=Name]')!;
+    const agreed = container.querySelector<HTMLInputElement>('[aria-label=Agreed]')!;
+    name.value = 'Ada'; // typed into the server's field
+    agreed.click(); // tapped
+    expect(agreed.checked).toBe(false); // held: nothing happens before the code is there
+
+    const onSubmit = jest.fn();
+    const onTap = jest.fn();
+    const replay = capture.beforeHydration();
+    await hydrate(container, <Form onSubmit={onSubmit} onTap={onTap} />, replay);
+
+    expect(name.value).toBe('Ada');
+    expect(agreed.checked).toBe(true);
+    await act(async () => {
+      container.querySelector<HTMLButtonElement>('[type=submit]')!.click();
+    });
+    expect(onSubmit).toHaveBeenCalledWith({ name: 'Ada', agreed: true }); // the screen's state has them
+  });
+
+  it('holds a submit until the screen can handle it, instead of letting the browser send the form', async () => {
+    const container = prerendered();
+    const capture = captureUserInput(container);
+    const form = container.querySelector('form')!;
+    const early = new Event('submit', { bubbles: true, cancelable: true });
+    form.dispatchEvent(early);
+    expect(early.defaultPrevented).toBe(true);
+
+    const onSubmit = jest.fn();
+    await hydrate(container, <Form onSubmit={onSubmit} onTap={() => undefined} />, capture.beforeHydration());
+    expect(onSubmit).toHaveBeenCalledTimes(1);
+  });
+
+  it('replays nothing when nothing was done, and stops holding once replayed', async () => {
+    const container = prerendered();
+    const capture = captureUserInput(container);
+    const onTap = jest.fn();
+    await hydrate(container, <Form onSubmit={() => undefined} onTap={onTap} />, capture.beforeHydration());
+    expect(onTap).not.toHaveBeenCalled();
+    await act(async () => {
+      container.querySelector<HTMLButtonElement>('[type=button]')!.click();
+    });
+    expect(onTap).toHaveBeenCalledTimes(1);
+  });
+});
