@@ -49,6 +49,7 @@ module.exports = tseslint.config(
             { name: 'react-i18next', message: "Use @special-gift/shared's useTranslation: it is the host's react-i18next (react-i18next is not shared)." },
             { name: 'i18next', message: 'Remotes reach i18n only through @special-gift/shared (useTranslation, useShellI18n).' },
             { name: '@special-gift/shared/host', message: "The shell's implementations are the host's: a remote receives the HTTP client and overlays through the contract (useShell)." },
+            { name: '@special-gift/shared/composition', message: 'Page composition is the host and its servers’ business: a remote screen renders the same on the server and in the browser through the contract.' },
           ],
           patterns: forbidImportsOf(appPackages.filter((p) => p !== remote), 'A remote depends only on @special-gift/shared.'),
         },

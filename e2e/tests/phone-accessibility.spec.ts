@@ -5,7 +5,7 @@ import { focusedElementReport, SLIVER, walkFocus, type FocusReport } from '../su
 import { clippedOrOverlappingText, horizontalOverflow, TEXT_SPACING_CSS, undersizedTargets } from '../support/layout-checks';
 import { binarize, inkShare, pixel, shapeDifference } from '../support/png';
 import { fillSignUp, person } from '../support/sign-up';
-import { expect, expectConsoleErrors, test, preferLanguages } from '../support/fixtures';
+import { expect, expectConsoleErrors, test, preferLanguages, waitForPreload } from '../support/fixtures';
 
 /*
  * WCAG 2.2 AA on a phone, where axe cannot look: focus not obscured by the sticky toolbar or footer
@@ -35,6 +35,8 @@ const submitEmpty = async (page: Page) => {
 const openSignUp = async (page: Page) => {
   await page.goto('/sign-up');
   await expect(page.locator('form.signup__form')).not.toHaveAttribute('aria-busy');
+  // The page comes prerendered: its controls settle (e.g. Scan card, only with a camera) once its code runs.
+  await waitForPreload(page);
 };
 
 const SCREENS: Screen[] = [
@@ -43,6 +45,7 @@ const SCREENS: Screen[] = [
     open: async (page) => {
       await page.goto('/');
       await expect(page.locator('.intro-hero')).toBeVisible();
+      await waitForPreload(page);
     },
   },
   { name: 'sign-up', open: openSignUp },
@@ -68,6 +71,7 @@ const SCREENS: Screen[] = [
     open: async (page) => {
       await page.goto('/thank-you');
       await expect(page.locator('.thankyou__headline')).toBeVisible();
+      await waitForPreload(page);
     },
   },
   {

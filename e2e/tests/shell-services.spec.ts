@@ -238,6 +238,7 @@ test.describe('overlays', () => {
 
   test('alert stacks above the page and a toast is announced politely above it', async ({ page }) => {
     await page.goto('/sign-up');
+    await waitForPreload(page); // the form's code is there: what is typed is saved as a draft
     await page.getByLabel('First name').fill('Toast');
     await page.waitForTimeout(500);
     await page.reload(); // draft restored → toast

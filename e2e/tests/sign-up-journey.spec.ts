@@ -93,6 +93,7 @@ test.describe('sign-up journey', () => {
 
   test('inline errors: on leaving a field, on submit (focus moves to the first invalid field)', async ({ page }) => {
     await page.goto('/sign-up');
+    await waitForPreload(page); // leaving a field is checked by the form's code, once it is there
     await page.getByLabel('First name').focus();
     await page.getByLabel('Last name').focus();
     await expect(page.getByText('Enter your first name.')).toBeVisible();

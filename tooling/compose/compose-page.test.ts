@@ -1,10 +1,10 @@
 import { FRAGMENT_CACHE_SECONDS, FRAGMENT_TIMEOUT_MS, toPageTemplate } from '@special-gift/shared/composition';
-import { createPageComposer, pageVariables, remoteBase } from './compose-page';
+import { createPageComposer, createScreenFiles, pageVariables, remoteBase } from './compose-page';
 
 const INDEX = '<!doctype html><html lang=en dir=ltr><head><title>Special Gift</title></head><body><div id=root></div></body></html>';
 const TEMPLATE = toPageTemplate(INDEX, 1);
 const REMOTES = { intro: 'http://intro.test/remoteEntry.js', signup: 'http://cdn.test/signup/remoteEntry.js', thankyou: 'http://thanks.test/remoteEntry.js' };
-const FRAGMENT = '<link rel="stylesheet" href="<!--# echo var="sg_remote_base" -->/screen.css"><div data-sg-screen="signup">Bonjour</div>';
+const FRAGMENT = '<link rel="stylesheet" href="<!--# echo var="sg_screen_files" -->/screen.css"><div data-sg-screen="signup">Bonjour</div>';
 
 function composer(respond: (url: string, signal: AbortSignal) => Promise<Response>, clock = { now: 0 }) {
   const fetch = jest.fn((url: string | URL | Request, init?: RequestInit) => respond(String(url), init?.signal as AbortSignal));
@@ -25,12 +25,12 @@ describe('pageVariables', () => {
 });
 
 describe('createPageComposer', () => {
-  it("puts the route's fragment, in the page's language, inside the shell's page frame, with the remote's base in its links", async () => {
+  it("puts the route's fragment, in the page's language, inside the shell's page frame, its stylesheet through the host", async () => {
     const { compose, fetch } = composer(async () => new Response(FRAGMENT, { status: 200 }));
     const page = await compose({ path: '/sign-up', acceptLanguage: 'fr' });
     expect(fetch).toHaveBeenCalledWith('http://cdn.test/signup/prerender/v1/fr.html', expect.anything());
     expect(page).toContain('<html lang="fr" dir="ltr">');
-    expect(page).toContain('<div id="root"><div class="sg-shell-page sg-shell-page--root"><link rel="stylesheet" href="http://cdn.test/signup/screen.css"><div data-sg-screen="signup">Bonjour</div></div></div>');
+    expect(page).toContain('<div id="root"><div class="sg-shell-page sg-shell-page--root"><link rel="stylesheet" href="/_screen-files/signup/screen.css"><div data-sg-screen="signup">Bonjour</div></div></div>');
   });
 
   it('sends the page without the fragment when it is missing, fails or is refused', async () => {
@@ -78,6 +78,34 @@ describe('createPageComposer', () => {
   it('fetches nothing for a path that is not a screen', async () => {
     const { compose, fetch } = composer(async () => new Response(FRAGMENT));
     expect(await compose({ path: '/elsewhere', acceptLanguage: 'ar' })).toContain('<html lang="ar" dir="rtl"><head><title>Special Gift</title></head><body><div id="root"></div>');
+    expect(fetch).not.toHaveBeenCalled();
+  });
+});
+
+describe('createScreenFiles (a remote file through the host)', () => {
+  const files = (respond: (url: string, signal: AbortSignal) => Promise<Response>) => {
+    const fetch = jest.fn((url: string | URL | Request, init?: RequestInit) => respond(String(url), init?.signal as AbortSignal));
+    return { fetch, screenFile: createScreenFiles({ remotes: REMOTES, fetch: fetch as unknown as typeof globalThis.fetch }) };
+  };
+
+  it("passes the remote's file through, with its type and caching", async () => {
+    const { screenFile, fetch } = files(async () => new Response('.a{}', { status: 200, headers: { 'Content-Type': 'text/css', 'Cache-Control': 'public, max-age=31536000, immutable' } }));
+    const answer = await screenFile('signup', '__federation_expose_Screen.1234abcd.css');
+    expect(fetch).toHaveBeenCalledWith('http://cdn.test/signup/__federation_expose_Screen.1234abcd.css', expect.anything());
+    expect(answer).toMatchObject({ status: 200, contentType: 'text/css', cacheControl: 'public, max-age=31536000, immutable' });
+    expect(new TextDecoder().decode(answer.body)).toBe('.a{}');
+  });
+
+  it('answers an empty 204 when the remote fails or passes the bound: a stylesheet never holds the page', async () => {
+    expect((await files(async () => new Response('no', { status: 500 })).screenFile('intro', 'a.css')).status).toBe(204);
+    const hung = files((_url, signal) => new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(signal.reason as Error))));
+    expect((await hung.screenFile('intro', 'a.css')).status).toBe(204);
+  });
+
+  it('serves only the listed remotes, and no path outside them', async () => {
+    const { screenFile, fetch } = files(async () => new Response('x'));
+    expect((await screenFile('other', 'a.css')).status).toBe(404);
+    expect((await screenFile('intro', '../secret')).status).toBe(404);
     expect(fetch).not.toHaveBeenCalled();
   });
 });

@@ -7,6 +7,7 @@ import {
   fragmentFile,
   LANGUAGE_COOKIE,
   PAGE_VARIABLES,
+  SCREEN_FILES_PREFIX,
   SCREEN_INCLUDE_PREFIX,
   textDirection,
 } from '@special-gift/shared/composition';
@@ -88,10 +89,43 @@ export function createPageComposer(options: PageComposerOptions) {
         const base = remoteBase(options.remotes[remote]);
         const fragment = await fetchFragment(`${base}/${fragmentFile(Number(match[2]), language)}`);
         if (fragment === undefined) return undefined;
-        return renderSsi(fragment, { variables: { ...variables, [PAGE_VARIABLES.remoteBase]: base }, include: async () => undefined });
+        const fragmentVariables = { ...variables, [PAGE_VARIABLES.screenFiles]: `${SCREEN_FILES_PREFIX}${remote}` };
+        return renderSsi(fragment, { variables: fragmentVariables, include: async () => undefined });
       },
     });
   };
 }
 
 
+
+export interface ScreenFile {
+  readonly status: number;
+  readonly contentType?: string;
+  readonly cacheControl?: string;
+  readonly body: Uint8Array;
+}
+
+/**
+ * The host's path to a remote's files (`/_screen-files/<remote>/<file>`), as the images' nginx
+ * serves it: fetched from the remote within FRAGMENT_TIMEOUT_MS; past it, or on any failure, an
+ * empty 204, so a stylesheet the page waits for never holds it.
+ */
+export function createScreenFiles(options: { remotes: Readonly<Record<RemoteName, string>>; fetch?: typeof fetch }) {
+  const fetchImpl = options.fetch ?? fetch;
+  const empty: ScreenFile = { status: 204, body: new Uint8Array() };
+  return async function screenFile(remote: string, file: string): Promise<ScreenFile> {
+    if (!(remote in options.remotes) || !/^[A-Za-z0-9._/-]+$/.test(file) || file.split('/').includes('..')) return { status: 404, body: new Uint8Array() };
+    try {
+      const response = await fetchImpl(`${remoteBase(options.remotes[remote as RemoteName])}/${file}`, { signal: AbortSignal.timeout(FRAGMENT_TIMEOUT_MS) });
+      if (response.status !== 200) return empty;
+      return {
+        status: 200,
+        contentType: response.headers.get('content-type') ?? undefined,
+        cacheControl: response.headers.get('cache-control') ?? undefined,
+        body: new Uint8Array(await response.arrayBuffer()),
+      };
+    } catch {
+      return empty;
+    }
+  };
+}

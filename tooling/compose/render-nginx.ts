@@ -2,8 +2,8 @@
  * The images' nginx side of the page composition, generated from the one description
  * (@special-gift/shared/composition and tooling/remotes.json) into deploy/nginx/snippets/:
  * `composition.conf` (http level: the route's remote and the page's language, the rules of
- * compose-page.ts) and `fragment-proxy.conf` (in each /_screen/<remote>/ location: the bound and
- * the cache). `npm run compose:nginx` rewrites them; a unit test fails while they are stale.
+ * compose-page.ts), `fragment-proxy.conf` (in each /_screen/<remote>/ location: the bound and
+ * the cache) and `screen-files-proxy.conf` (the same for /_screen-files/<remote>/). `npm run compose:nginx` rewrites them; a unit test fails while they are stale.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -63,7 +63,7 @@ export function renderFragmentProxy(): string {
     '# Inside each internal /_screen/<remote>/ location. A fragment that fails, is missing or is slower',
     '# than the bound gives an empty include: the page then renders that screen on the client.',
     'internal;',
-    'ssi on; # the fragment links the screen\'s files under $sg_remote_base',
+    'ssi on; # the fragment links the screen\'s stylesheet under $sg_screen_files',
     'proxy_set_header Accept-Encoding ""; # SSI reads the body',
     'proxy_http_version 1.1;',
     'proxy_set_header Connection "";',
@@ -81,7 +81,30 @@ export function renderFragmentProxy(): string {
   ].join('\n');
 }
 
-export const NGINX_SNIPPETS = { 'composition.conf': renderCompositionMaps, 'fragment-proxy.conf': renderFragmentProxy } as const;
+export function renderScreenFilesProxy(): string {
+  const bound = `${FRAGMENT_TIMEOUT_MS}ms`;
+  return [
+    GENERATED,
+    '# Inside each /_screen-files/<remote>/ location: a remote\'s file (its screen\'s stylesheet) through',
+    '# the host, so a remote that hangs cannot hold the page\'s parser; past the bound, an empty 204.',
+    'proxy_set_header Accept-Encoding ""; # one cached copy for every client; the host gzips it',
+    'proxy_http_version 1.1;',
+    'proxy_set_header Connection "";',
+    `proxy_connect_timeout ${bound};`,
+    `proxy_send_timeout ${bound};`,
+    `proxy_read_timeout ${bound};`,
+    'proxy_intercept_errors on;',
+    'error_page 400 403 404 405 408 410 500 502 503 504 = @sg_no_fragment;',
+    'proxy_cache sg_fragments;',
+    `proxy_cache_valid 200 ${FRAGMENT_CACHE_SECONDS}s;`,
+    'proxy_cache_lock on;',
+    `proxy_cache_lock_timeout ${bound};`,
+    'proxy_cache_use_stale updating;',
+    '',
+  ].join('\n');
+}
+
+export const NGINX_SNIPPETS = { 'composition.conf': renderCompositionMaps, 'fragment-proxy.conf': renderFragmentProxy, 'screen-files-proxy.conf': renderScreenFilesProxy } as const;
 
 if (require.main === module) {
   for (const [file, render] of Object.entries(NGINX_SNIPPETS)) {

@@ -2,7 +2,7 @@
  * A remote's prerender step, run after its production build (`npm run build -w remote-x`): renders
  * the exposed screen's initial state (no user data) in every language with React's `prerender`, and
  * writes each as an HTML fragment beside remoteEntry.js (`prerender/v<major>/<lang>.html`), led by
- * links to the screen's stylesheet and script (from mf-manifest.json). The host's page composer
+ * the link to the screen's stylesheet (from mf-manifest.json). The host's page composer
  * puts the fragment in the page; the host hydrates it once the screen's code has arrived.
  *
  *   node --require ../tooling/prerender/ignore-styles.cjs --import tsx ../tooling/prerender/prerender-remote.ts
@@ -17,7 +17,7 @@ import {
   type Language,
   type RemoteScreenModule,
 } from '@special-gift/shared';
-import { fragmentFile, REMOTE_BASE_ECHO, SCREEN_ATTRIBUTE, SCREEN_ID_PREFIX, SCREEN_LANGUAGE_ATTRIBUTE } from '@special-gift/shared/composition';
+import { fragmentFile, SCREEN_ATTRIBUTE, SCREEN_FILES_ECHO, SCREEN_ID_PREFIX, SCREEN_LANGUAGE_ATTRIBUTE } from '@special-gift/shared/composition';
 import { ScreenRoot } from '@special-gift/shared/host';
 import i18next from 'i18next';
 import { createElement, type ReactNode } from 'react';
@@ -41,10 +41,13 @@ export function screenAssets(manifest: unknown): ExposeAssets {
 
 const escapeAttribute = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
-/** The links that lead a fragment: render-blocking CSS for the HTML that follows, and the screen's script early. */
+/**
+ * The links that lead a fragment: the screen's CSS, which holds the HTML that follows until it is
+ * there, through the host (bounded: see SCREEN_FILES_PREFIX). Its script is not preloaded: the
+ * federation runtime would join that request, and one that hangs would then hold every Try again.
+ */
 export function fragmentHead(assets: ExposeAssets): string {
-  const href = (file: string) => `${REMOTE_BASE_ECHO}/${escapeAttribute(file)}`;
-  return [...assets.css.map((file) => `<link rel="stylesheet" href="${href(file)}">`), ...assets.js.map((file) => `<link rel="preload" as="script" href="${href(file)}">`)].join('');
+  return assets.css.map((name) => `<link rel="stylesheet" href="${SCREEN_FILES_ECHO}/${escapeAttribute(name)}">`).join('');
 }
 
 async function renderToHtml(node: ReactNode): Promise<string> {

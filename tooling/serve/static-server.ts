@@ -3,10 +3,10 @@ import { readFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import { join } from 'node:path';
 import { FALLBACK_LANGUAGE, isLanguage, type Language } from '@special-gift/shared';
-import { PAGE_TEMPLATE_FILE } from '@special-gift/shared/composition';
+import { PAGE_TEMPLATE_FILE, SCREEN_FILES_PREFIX } from '@special-gift/shared/composition';
 import express, { type Response } from 'express';
 import { createProxyMiddleware } from 'http-proxy-middleware';
-import { createPageComposer } from '../compose/compose-page';
+import { createPageComposer, createScreenFiles } from '../compose/compose-page';
 import type { RemoteName } from '../remotes';
 
 export interface StaticServerOptions {
@@ -86,6 +86,15 @@ export async function startStaticServer(options: StaticServerOptions): Promise<S
   }
   app.use(express.static(options.root, { index: false, cacheControl: false, setHeaders: (res, path) => setHeaders(res, path, options), fallthrough: true }));
   if (options.spa) {
+    const screenFile = createScreenFiles(composition(options));
+    app.get(new RegExp(`^${SCREEN_FILES_PREFIX}([a-z]+)/(.+)$`), (req, res, next) => {
+      const [, remote = '', file = ''] = /^\/[^/]+\/([a-z]+)\/(.+)$/.exec(req.path) ?? [];
+      screenFile(remote, file).then((answer) => {
+        if (answer.contentType) res.setHeader('Content-Type', answer.contentType);
+        if (answer.cacheControl) res.setHeader('Cache-Control', answer.cacheControl);
+        res.status(answer.status).end(Buffer.from(answer.body));
+      }, next);
+    });
     // The template is read per request, as nginx does: a host rebuilt under a running server is served at once.
     const composePage = createPageComposer({ template: () => readFile(join(options.root, PAGE_TEMPLATE_FILE), 'utf8'), ...composition(options) });
     // Only page navigations get the app's page; a missing file stays a 404.

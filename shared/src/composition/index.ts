@@ -42,20 +42,27 @@ export const PAGE_TEMPLATE_FILE = 'page.shtml';
 /** The path under which the composer fetches a remote's fragment: `/_screen/<remote>/v<major>/<lang>.html`. */
 export const SCREEN_INCLUDE_PREFIX = '/_screen/';
 
+/**
+ * Where the page links a screen's stylesheet: the host's own path to the remote's files, bounded
+ * like a fragment. A stylesheet in the body holds the browser's parser until it loads, so one
+ * from the remote's origin that hangs would freeze the page; through the host it fails fast.
+ */
+export const SCREEN_FILES_PREFIX = '/_screen-files/';
+
 /** SSI variables of the composition. */
 export const PAGE_VARIABLES = {
   /** The remote whose screen the path shows, empty for other paths. */
   screen: 'sg_screen',
   language: 'sg_lang',
   direction: 'sg_dir',
-  /** Inside a fragment: the remote's base URL (where its remoteEntry.js is), for its file links. */
-  remoteBase: 'sg_remote_base',
+  /** Inside a fragment: the host's path to the remote's files (SCREEN_FILES_PREFIX + name), for its stylesheet. */
+  screenFiles: 'sg_screen_files',
 } as const;
 
 const ssi = (directive: string) => `<!--# ${directive} -->`;
 
-/** The SSI that prints the remote's base URL inside a fragment (links to the screen's JS and CSS). */
-export const REMOTE_BASE_ECHO = ssi(`echo var="${PAGE_VARIABLES.remoteBase}"`);
+/** The SSI that prints, inside a fragment, the host's path to the remote's files. */
+export const SCREEN_FILES_ECHO = ssi(`echo var="${PAGE_VARIABLES.screenFiles}"`);
 
 /**
  * The host's page template from its built index.html: `<html lang dir>` from the chosen language,
