@@ -57,3 +57,11 @@ export async function preferLanguages(page: Page, languages: readonly string[]) 
   await page.setExtraHTTPHeaders({ 'Accept-Language': languages.map((tag, index) => (index === 0 ? tag : `${tag};q=${(1 - index / 10).toFixed(1)}`)).join(', ') });
   await page.addInitScript((tags) => Object.defineProperty(navigator, 'languages', { get: () => tags }), [...languages]);
 }
+
+/**
+ * Waits until the first screen's code runs (the host marks `<html data-interactive>`). A
+ * prerendered screen shows before that; a tap on it before the host's code has loaded does nothing.
+ */
+export async function waitForInteractive(page: Page) {
+  await expect(page.locator('html')).toHaveAttribute('data-interactive', 'true', { timeout: 20_000 });
+}

@@ -10,7 +10,7 @@ import {
   type RemoteName,
 } from '../support/remote-failures';
 import { HOST_URL } from '../support/topology';
-import { expect, expectConsoleErrors, test } from '../support/fixtures';
+import { expect, expectConsoleErrors, test, waitForInteractive } from '../support/fixtures';
 
 /**
  * The chaos suite: every failure mode of one remote, for each remote, must leave the other screens
@@ -68,10 +68,12 @@ async function otherScreens(page: Page, failing: RemoteName, language: 'en' | 'f
 async function navigateInAppTo(page: Page, failing: RemoteName): Promise<number | undefined> {
   if (failing === 'signup') {
     await timeUntilVisible(page, SCREENS.intro.text.en, open(page, '/'));
+    await waitForInteractive(page); // the intro comes prerendered: its button works once its code runs
     return timeUntilVisible(page, ERROR_TITLE, () => page.getByRole('button', { name: 'Get started' }).click());
   }
   if (failing === 'intro') {
     await timeUntilVisible(page, SCREENS.signup.text.en, open(page, '/sign-up'));
+    await waitForInteractive(page);
     return timeUntilVisible(page, ERROR_TITLE, () => page.getByRole('button', { name: 'Back' }).click());
   }
   return undefined; // the thank-you screen is reached in the app only by signing up (sign-up-journey.spec.ts)

@@ -35,8 +35,11 @@ const submitEmpty = async (page: Page) => {
 const openSignUp = async (page: Page) => {
   await page.goto('/sign-up');
   await expect(page.locator('form.signup__form')).not.toHaveAttribute('aria-busy');
-  // The page comes prerendered: its controls settle (e.g. Scan card, only with a camera) once its code runs.
+  // The page comes prerendered: its controls settle once its code runs, Scan card once the
+  // browser has said whether there is a camera.
   await waitForPreload(page);
+  const hasCamera = await page.evaluate(async () => (await navigator.mediaDevices.enumerateDevices()).some((device) => device.kind === 'videoinput'));
+  await expect(page.locator('.signup__scan button')).toHaveCount(hasCamera ? 1 : 0);
 };
 
 const SCREENS: Screen[] = [

@@ -78,6 +78,8 @@ export async function boot(root: HTMLElement, configResponse: Promise<Response>,
           overlays,
           swipeBackEnabled: config.swipeBackEnabled,
           onFirstScreenRendered: schedulePreload(async () => {
+            // Observable marker for tests: the first screen's code runs (a prerendered one shows before).
+            document.documentElement.dataset.interactive = 'true';
             await remoteScreens.preloadAll();
             // Observable marker for tests and the benchmark: every remote's code and texts are in.
             document.documentElement.dataset.preloaded = 'true';

@@ -1,4 +1,5 @@
-import { chooseLanguage } from './choose-language';
+import { acceptedLanguages, chooseLanguage, textDirection } from './choose-language';
+import { toPageTemplate } from './index';
 
 describe('chooseLanguage', () => {
   it('prefers the stored choice over the browser languages', () => {
@@ -23,5 +24,44 @@ describe('chooseLanguage', () => {
 
   it('does not match a language that only starts like a supported one', () => {
     expect(chooseLanguage(null, ['enx', 'fra', 'ar_EG'], 'fr')).toBe('fr');
+  });
+});
+
+describe('acceptedLanguages', () => {
+  it('lists the tags in the order sent, without those refused (q=0) and the wildcard', () => {
+    expect(acceptedLanguages('fr-CH, fr;q=0.9, en;q=0.8, de;q=0.7, *;q=0.5')).toEqual(['fr-CH', 'fr', 'en', 'de']);
+    expect(acceptedLanguages('fr;q=0, ar;q=0.5')).toEqual(['ar']);
+    expect(acceptedLanguages('en;q=0.000, fr;q=0.001')).toEqual(['fr']);
+    expect(acceptedLanguages(undefined)).toEqual([]);
+    expect(acceptedLanguages('')).toEqual([]);
+  });
+
+  it('feeds chooseLanguage as navigator.languages does in the browser', () => {
+    expect(chooseLanguage(null, acceptedLanguages('de-DE,ar;q=0.8,en;q=0.5'), 'en')).toBe('ar');
+    expect(chooseLanguage('fr', acceptedLanguages('ar'), 'en')).toBe('fr');
+  });
+});
+
+describe('textDirection', () => {
+  it('is right-to-left for Arabic only', () => {
+    expect(textDirection('ar')).toBe('rtl');
+    expect(textDirection('fr')).toBe('ltr');
+    expect(textDirection('en')).toBe('ltr');
+  });
+});
+
+describe('toPageTemplate', () => {
+  const INDEX = '<!doctype html><html lang=en dir=ltr><head><title>x</title></head><body><div id=root></div></body></html>';
+
+  it("puts the page's language and the route's fragment, under the host's contract major, in the built page", () => {
+    const template = toPageTemplate(INDEX, 3);
+    expect(template).toContain('<html lang="<!--# echo var="sg_lang" -->" dir="<!--# echo var="sg_dir" -->">');
+    expect(template).toContain(
+      '<div id="root"><!--# block name="empty" --><!--# endblock --><!--# if expr="$sg_screen" --><div class="sg-shell-page sg-shell-page--root"><!--# include virtual="/_screen/$sg_screen/v3/$sg_lang.html" stub="empty" --></div><!--# endif --></div>',
+    );
+  });
+
+  it('refuses a page it cannot compose rather than write one without the screen', () => {
+    expect(() => toPageTemplate('<html><body><main></main></body></html>', 1)).toThrow('index.html must contain');
   });
 });
