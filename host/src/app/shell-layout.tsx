@@ -1,5 +1,5 @@
 import { OverlayHost } from '@special-gift/shared/host';
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation } from 'react-router-dom';
 import { useSwipeBack } from '../services/navigation/use-swipe-back';
@@ -30,7 +30,9 @@ function useFocusTitleOnNavigation(locationKey: string, page: React.RefObject<HT
 /** The app shell: the current page with its directional enter transition, and the overlay layer. */
 export function ShellLayout() {
   const location = useLocation();
-  const { navigation, overlays, swipeBackEnabled } = useHostServices();
+  const { navigation, overlays, swipeBackEnabled, prerendered } = useHostServices();
+  // While the page's prerendered screen is on show where the server put it, this frame is empty.
+  const serverScreenShown = useSyncExternalStore(prerendered.subscribe, prerendered.isShown);
   const { t } = useTranslation();
   const page = useRef<HTMLDivElement>(null);
   // Entries pushed outside the router all share the key "default": the path tells them apart.
@@ -40,7 +42,7 @@ export function ShellLayout() {
 
   return (
     <>
-      <div ref={page} key={pageKey} className={`sg-shell-page sg-shell-page--${navigation.direction()}`} data-testid="shell-page">
+      <div ref={page} key={pageKey} className={`sg-shell-page sg-shell-page--${navigation.direction()}`} data-testid="shell-page" hidden={serverScreenShown || undefined}>
         <Outlet />
       </div>
       <OverlayHost controller={overlays} labels={{ ok: t('overlay.ok'), cancel: t('overlay.cancel'), close: t('overlay.close') }} />

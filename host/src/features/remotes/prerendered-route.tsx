@@ -17,9 +17,10 @@ interface PrerenderedRouteProps {
 }
 
 /**
- * The first route's screen as the page brought it: the server's HTML stays in place (moved into
- * this route, not re-rendered) until the screen's code and texts have arrived, then its own React
- * root hydrates it, with the shell's services, and what the user did meanwhile is replayed. A
+ * The first route's screen as the page brought it: the server's HTML stays where it is (the
+ * shell's own page frame is hidden meanwhile, see ShellLayout) and, once the screen's code and
+ * texts have arrived, its own React root hydrates it with the shell's services, and what the user
+ * did meanwhile is replayed. A
  * load that is slow says so below the screen, with Try again; one that fails (or passes the
  * bound) gives the route's usual error screen.
  */
@@ -27,36 +28,21 @@ export function PrerenderedRoute({ screen, titleKey, renderOnClient }: Prerender
   const { t } = useTranslation();
   useDocumentTitle(t(titleKey));
   const { remoteScreens, screenContext, prerendered, onFirstScreenRendered } = useHostServices();
-  const slot = useRef<HTMLDivElement>(null);
   const root = useRef<Root | undefined>(undefined);
   const [loading, setLoading] = useState(() => remoteScreens.load(screen.remote));
   const [hydrated, setHydrated] = useState(false);
   const [slow, setSlow] = useState(false);
   const [failedLoad, setFailedLoad] = useState<Promise<RemoteScreenModule>>();
 
-  // Before the first paint of the shell: the HTML the user already sees moves in unchanged. Moving
-  // a focused field blurs it: focus and caret go back at once, so no keystroke is lost.
+  // Leaving the route: the server's frame goes in the same paint as the next screen comes (a
+  // layout effect); the screen's own root is unmounted after that commit (another root may not be
+  // unmounted inside one).
+  useLayoutEffect(() => () => prerendered.release(), [prerendered]);
+  useEffect(() => () => root.current?.unmount(), []);
+  // A failed load shows the route's error screen in the shell's frame, in the same paint.
   useLayoutEffect(() => {
-    const focused = document.activeElement instanceof HTMLElement && screen.element.contains(document.activeElement) ? document.activeElement : undefined;
-    const field = focused instanceof HTMLInputElement || focused instanceof HTMLTextAreaElement ? focused : undefined;
-    const caret = field ? { start: field.selectionStart, end: field.selectionEnd, direction: field.selectionDirection ?? undefined } : undefined;
-    slot.current?.append(screen.element);
-    screen.frame?.remove();
-    if (focused && document.activeElement !== focused) {
-      focused.focus({ preventScroll: true });
-      // Not every input type has a selection (email does not): setSelectionRange would throw there.
-      if (field && caret && caret.start !== null && caret.end !== null) field.setSelectionRange(caret.start, caret.end, caret.direction);
-    }
-  }, [screen]);
-
-  useEffect(
-    () => () => {
-      root.current?.unmount();
-      screen.element.remove();
-      prerendered.release();
-    },
-    [screen, prerendered],
-  );
+    if (failedLoad) prerendered.release();
+  }, [failedLoad, prerendered]);
 
   useEffect(() => {
     if (hydrated) return undefined;
@@ -98,7 +84,6 @@ export function PrerenderedRoute({ screen, titleKey, renderOnClient }: Prerender
   if (failedLoad) return renderOnClient(failedLoad);
   return (
     <>
-      <div ref={slot} className="sg-prerendered-slot" />
       {slow && !hydrated ? (
         // Fixed over the screen's footer (inert until the code is there): nothing on the page moves.
         <div className="sg-slow-notice" role="status">

@@ -11,7 +11,7 @@ export interface PrerenderedScreen {
   readonly element: HTMLElement;
   /** What the user does on it before it hydrates, held from the moment the host's code runs. */
   readonly userInput: UserInputCapture;
-  /** The server's page frame around it, removed once the shell's own frame holds the screen. */
+  /** The server's page frame around it, removed with it. */
   readonly frame: HTMLElement | null;
 }
 
@@ -39,7 +39,7 @@ export function takePrerenderedScreen(root: HTMLElement, remote: RemoteName | un
 /**
  * The container for the app's React root when the page came with a prerendered screen: a new
  * element in `root`, so that React, which empties its container, leaves the server's screen (and
- * the field the user may be typing in) in place until its route moves it into the shell.
+ * the field the user may be typing in) where it is.
  */
 export function besidePrerenderedScreen(root: HTMLElement): HTMLElement {
   const container = document.createElement('div');
@@ -49,17 +49,28 @@ export function besidePrerenderedScreen(root: HTMLElement): HTMLElement {
 }
 
 /**
- * Hands the prerendered screen to its route once: a later visit to the route (after navigating
- * away, the screen's root was unmounted) renders it on the client as usual.
+ * Hands the prerendered screen to its route once, and says whether it is on show: it stays where
+ * the server put it (re-inserting it would paint it anew, and count as a later largest paint),
+ * while the shell's own page frame is hidden. Released when its route goes or its code fails: the
+ * server's frame goes and the shell's frame shows what the route renders.
  */
 export function createPrerenderedScreens(screen: PrerenderedScreen | undefined) {
   let available = screen;
+  const listeners = new Set<() => void>();
   return {
     claim(remote: RemoteName): PrerenderedScreen | undefined {
       return available?.remote === remote ? available : undefined;
     },
+    isShown: (): boolean => available !== undefined,
+    subscribe(listener: () => void): () => void {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
     release(): void {
+      if (!available) return;
+      (available.frame ?? available.element).remove();
       available = undefined;
+      for (const listener of listeners) listener();
     },
   };
 }
