@@ -16,21 +16,14 @@ export interface PrerenderedScreen {
 }
 
 /**
- * The first route's prerendered screen in `root`, if the page came with one for `remote`. Its
- * leading links (the screen's stylesheet and script) move to the head, where they stay when the
- * screen is later replaced.
+ * The first route's prerendered screen in `root`, if the page came with one for `remote`. Nothing
+ * in it moves: a re-inserted stylesheet or node is styled and painted anew (a later largest paint).
+ * Its stylesheet link (through the host) goes with its frame; by then the federation runtime has
+ * loaded the screen's own, from the remote, as it does without prerendering.
  */
 export function takePrerenderedScreen(root: HTMLElement, remote: RemoteName | undefined): PrerenderedScreen | undefined {
   const element = root.querySelector<HTMLElement>(`[${SCREEN_ATTRIBUTE}]`);
   if (!element) return undefined;
-  for (const link of Array.from(element.parentElement?.querySelectorAll('link') ?? [])) {
-    // Kept from the webpack runtime, which would take a link with the chunk's URL as the chunk's
-    // stylesheet without knowing whether it loaded (it matches `data-href` first): the runtime
-    // loads its own (from the cache), so a stylesheet that failed fails the screen's load as
-    // without prerendering.
-    if (link.rel === 'stylesheet') link.dataset.href = 'prerendered';
-    document.head.append(link);
-  }
   const language = element.getAttribute(SCREEN_LANGUAGE_ATTRIBUTE);
   if (!remote || element.getAttribute(SCREEN_ATTRIBUTE) !== remote || !isLanguage(language)) return undefined;
   return { remote, language, element, userInput: captureUserInput(element), frame: element.parentElement };
