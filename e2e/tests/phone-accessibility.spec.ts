@@ -143,6 +143,8 @@ const describeFocus = (report: FocusReport, key: string) =>
  */
 async function focusProblems(page: Page): Promise<string[]> {
   const problems: string[] = [];
+  // An overlay that is still sliding in is not yet where it stays: measure once it is.
+  await page.evaluate(() => Promise.all(document.getAnimations().filter((a) => a.effect?.getTiming().iterations !== Infinity).map((a) => a.finished)));
   const initial = await focusedElementReport(page);
   if (obscured(initial)) problems.push(describeFocus(initial, 'script'));
   const { steps, tabbables } = await walkFocus(page);

@@ -1,6 +1,6 @@
 import { devices, type Page } from '@playwright/test';
 import { E2E_PORTS } from '../support/topology';
-import { expect, expectConsoleErrors, pageTitle, test, waitForPreload, preferLanguages } from '../support/fixtures';
+import { expect, expectConsoleErrors, pageTitle, test, waitForPreload, preferLanguages, waitForInteractive } from '../support/fixtures';
 
 test.describe('i18n', () => {
   test('each remote’s texts come from its own origin, in the current language', async ({ page }) => {
@@ -118,7 +118,9 @@ test.describe('navigation and back', () => {
   test('transitions respect prefers-reduced-motion', async ({ page }) => {
     await page.emulateMedia({ reducedMotion: 'reduce' });
     await page.goto('/');
+    await waitForInteractive(page);
     await page.getByRole('button', { name: 'Get started' }).click();
+    await expect(page).toHaveURL(/\/sign-up$/);
     const animation = await page.getByTestId('shell-page').evaluate((el) => getComputedStyle(el).animationName);
     expect(animation).toBe('none');
   });

@@ -2,6 +2,7 @@ import { Button, type RemoteScreenModule } from '@special-gift/shared';
 import { SCREEN_ID_PREFIX } from '@special-gift/shared/composition';
 import { ScreenRoot } from '@special-gift/shared/host';
 import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { createPortal } from 'react-dom';
 import { hydrateRoot, type Root } from 'react-dom/client';
 import { useTranslation } from 'react-i18next';
 import type { PrerenderedScreen } from '../../services/prerender/prerendered-screen';
@@ -84,8 +85,10 @@ export function PrerenderedRoute({ screen, titleKey, renderOnClient }: Prerender
   if (failedLoad) return renderOnClient(failedLoad);
   return (
     <>
-      {slow && !hydrated ? (
+      {slow && !hydrated
+        ? createPortal(
         // Fixed over the screen's footer (inert until the code is there): nothing on the page moves.
+        // In the body: the shell's own frame, where this route renders, is hidden meanwhile.
         <div className="sg-slow-notice" role="status">
           <p className="sg-slow-notice__text">
             <strong>{t('slowLoading.title')}</strong> {t('slowLoading.message')}
@@ -93,8 +96,10 @@ export function PrerenderedRoute({ screen, titleKey, renderOnClient }: Prerender
           <Button variant="secondary" onClick={() => setLoading(remoteScreens.retry(screen.remote))}>
             {t('actions.tryAgain')}
           </Button>
-        </div>
-      ) : null}
+        </div>,
+            document.body,
+          )
+        : null}
     </>
   );
 }
