@@ -31,9 +31,10 @@ async function openPage(browser: Browser, options: { language?: 'en' | 'ar'; byp
   );
   if (options.language) await preferLanguages(page, [options.language]);
   await page.addInitScript(recordCameraStreams);
-  // When the preview first shows a frame: the QR code is in view from then on.
+  // When the preview has its first frame (the scanner may read it before the video plays): the QR
+  // code is in view from then on.
   await page.addInitScript(() =>
-    document.addEventListener('playing', () => ((window as unknown as { __inViewAt?: number }).__inViewAt ??= performance.now()), { capture: true }),
+    document.addEventListener('loadeddata', () => ((window as unknown as { __inViewAt?: number }).__inViewAt ??= performance.now()), { capture: true }),
   );
   return { context, page, errors };
 }

@@ -21,9 +21,8 @@ interface PrerenderedRouteProps {
  * The first route's screen as the page brought it: the server's HTML stays where it is (the
  * shell's own page frame is hidden meanwhile, see ShellLayout) and, once the screen's code and
  * texts have arrived, its own React root hydrates it with the shell's services, and what the user
- * did meanwhile is replayed. A
- * load that is slow says so below the screen, with Try again; one that fails (or passes the
- * bound) gives the route's usual error screen.
+ * did meanwhile is replayed. A load that is slow says so over the screen's footer, with Try again;
+ * one that fails (or passes the bound) gives the route's usual error screen.
  */
 export function PrerenderedRoute({ screen, titleKey, renderOnClient }: PrerenderedRouteProps) {
   const { t } = useTranslation();
@@ -57,10 +56,9 @@ export function PrerenderedRoute({ screen, titleKey, renderOnClient }: Prerender
       (module) => {
         if (!current || root.current) return;
         const Screen = module.default;
-        const replayUserInput = screen.userInput.beforeHydration();
         root.current = hydrateRoot(
           screen.element,
-          <ScreenRoot shell={screenContext.shell} i18n={screenContext.i18n} onHydrated={replayUserInput}>
+          <ScreenRoot shell={screenContext.shell} i18n={screenContext.i18n} onHydrated={() => screen.userInput.replay()}>
             <Screen />
           </ScreenRoot>,
           {
@@ -83,23 +81,18 @@ export function PrerenderedRoute({ screen, titleKey, renderOnClient }: Prerender
   }, [loading, screen, screenContext, onFirstScreenRendered]);
 
   if (failedLoad) return renderOnClient(failedLoad);
-  return (
-    <>
-      {slow && !hydrated
-        ? createPortal(
-        // Fixed over the screen's footer (inert until the code is there): nothing on the page moves.
-        // In the body: the shell's own frame, where this route renders, is hidden meanwhile.
-        <div className="sg-slow-notice" role="status">
-          <p className="sg-slow-notice__text">
-            <strong>{t('slowLoading.title')}</strong> {t('slowLoading.message')}
-          </p>
-          <Button variant="secondary" onClick={() => setLoading(remoteScreens.retry(screen.remote))}>
-            {t('actions.tryAgain')}
-          </Button>
-        </div>,
-            document.body,
-          )
-        : null}
-    </>
+  if (!slow || hydrated) return null;
+  // Fixed over the screen's footer (inert until the code is there): nothing on the page moves.
+  // In the body: the shell's own frame, where this route renders, is hidden meanwhile.
+  return createPortal(
+    <div className="sg-slow-notice" role="status">
+      <p className="sg-slow-notice__text">
+        <strong>{t('slowLoading.title')}</strong> {t('slowLoading.message')}
+      </p>
+      <Button variant="secondary" onClick={() => setLoading(remoteScreens.retry(screen.remote))}>
+        {t('actions.tryAgain')}
+      </Button>
+    </div>,
+    document.body,
   );
 }

@@ -61,6 +61,7 @@ export function createPrerenderedScreens(screen: PrerenderedScreen | undefined) 
     },
     release(): void {
       if (!available) return;
+      available.userInput.release();
       (available.frame ?? available.element).remove();
       available = undefined;
       for (const listener of listeners) listener();

@@ -3,16 +3,18 @@ import { hydrateRoot } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
 import { captureUserInput } from './replay-user-input';
 
-function Form({ onSubmit, onTap }: { onSubmit: (values: { name: string; agreed: boolean }) => void; onTap: () => void }) {
+function Form({ onSubmit, onTap }: { onSubmit: (values: { name: string; city: string; agreed: boolean }) => void; onTap: () => void }) {
   const [name, setName] = useState('');
+  const [city, setCity] = useState('');
   const [agreed, setAgreed] = useState(false);
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    onSubmit({ name, agreed });
+    onSubmit({ name, city, agreed });
   };
   return (
     <form onSubmit={submit}>
       <input aria-label="Name" value={name} onChange={(event) => setName(event.target.value)} />
+      <input aria-label="City" value={city} onChange={(event) => setCity(event.target.value)} />
       <input aria-label="Agreed" type="checkbox" checked={agreed} onChange={(event) => setAgreed(event.target.checked)} />
       <button type="button" onClick={onTap}>
         Help
@@ -49,21 +51,53 @@ describe('captureUserInput', () => {
     const capture = captureUserInput(container);
     const name = container.querySelector<HTMLInputElement>('[aria-label=Name]')!;
     const agreed = container.querySelector<HTMLInputElement>('[aria-label=Agreed]')!;
-    name.value = 'Ada'; // typed into the server's field
+    const city = container.querySelector<HTMLInputElement>('[aria-label=City]')!;
+    name.value = 'Ada'; // typed into the server's fields
+    city.value = 'London';
     agreed.click(); // tapped
     expect(agreed.checked).toBe(false); // held: nothing happens before the code is there
 
     const onSubmit = jest.fn();
     const onTap = jest.fn();
-    const replay = capture.beforeHydration();
-    await hydrate(container, <Form onSubmit={onSubmit} onTap={onTap} />, replay);
+    await hydrate(container, <Form onSubmit={onSubmit} onTap={onTap} />, () => capture.replay());
 
     expect(name.value).toBe('Ada');
+    expect(city.value).toBe('London');
     expect(agreed.checked).toBe(true);
     await act(async () => {
       container.querySelector<HTMLButtonElement>('[type=submit]')!.click();
     });
-    expect(onSubmit).toHaveBeenCalledWith({ name: 'Ada', agreed: true }); // the screen's state has them
+    expect(onSubmit).toHaveBeenCalledWith({ name: 'Ada', city: 'London', agreed: true }); // the screen's state has them
+  });
+
+  it('keeps what is typed while React hydrates, and a later render of the form does not clear it', async () => {
+    const container = prerendered();
+    const capture = captureUserInput(container);
+    const name = container.querySelector<HTMLInputElement>('[aria-label=Name]')!;
+    const onSubmit = jest.fn();
+    await act(async () => {
+      hydrateRoot(container, <Form onSubmit={onSubmit} onTap={() => undefined} />);
+      name.value = 'Ada'; // typed after hydration began, before it committed
+    });
+    await act(async () => capture.replay());
+    await act(async () => {
+      container.querySelector<HTMLInputElement>('[aria-label=Agreed]')!.click(); // the form renders again
+    });
+    expect(name.value).toBe('Ada');
+    await act(async () => {
+      container.querySelector<HTMLButtonElement>('[type=submit]')!.click();
+    });
+    expect(onSubmit).toHaveBeenCalledWith({ name: 'Ada', city: '', agreed: true });
+  });
+
+  it('holds taps and submits no longer once released, replaying nothing', () => {
+    const container = prerendered();
+    const capture = captureUserInput(container);
+    const form = container.querySelector('form')!;
+    capture.release();
+    const submit = new Event('submit', { bubbles: true, cancelable: true });
+    form.dispatchEvent(submit);
+    expect(submit.defaultPrevented).toBe(false);
   });
 
   it('holds a submit until the screen can handle it, instead of letting the browser send the form', async () => {
@@ -75,7 +109,7 @@ describe('captureUserInput', () => {
     expect(early.defaultPrevented).toBe(true);
 
     const onSubmit = jest.fn();
-    await hydrate(container, <Form onSubmit={onSubmit} onTap={() => undefined} />, capture.beforeHydration());
+    await hydrate(container, <Form onSubmit={onSubmit} onTap={() => undefined} />, () => capture.replay());
     expect(onSubmit).toHaveBeenCalledTimes(1);
   });
 
@@ -83,7 +117,7 @@ describe('captureUserInput', () => {
     const container = prerendered();
     const capture = captureUserInput(container);
     const onTap = jest.fn();
-    await hydrate(container, <Form onSubmit={() => undefined} onTap={onTap} />, capture.beforeHydration());
+    await hydrate(container, <Form onSubmit={() => undefined} onTap={onTap} />, () => capture.replay());
     expect(onTap).not.toHaveBeenCalled();
     await act(async () => {
       container.querySelector<HTMLButtonElement>('[type=button]')!.click();

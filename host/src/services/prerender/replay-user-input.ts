@@ -9,12 +9,14 @@ type Interaction = { kind: 'click'; target: HTMLElement } | { kind: 'submit'; fo
 
 export interface UserInputCapture {
   /**
-   * Call right before hydrating (hydration puts fields back to the screen's initial state): notes
-   * what was typed, and returns what replays it all once the screen has hydrated: the fields, as
+   * Call once the screen has hydrated: gives it what the user did meanwhile, the fields' values as
    * the input events React listens to, then taps and submits in order, so the screen's own
-   * handlers run as if its code had been there.
+   * handlers run as if its code had been there. Fields are read now, not before hydrating: typing
+   * goes on while React hydrates, and hydration leaves the values in the fields.
    */
-  beforeHydration(): () => void;
+  replay(): void;
+  /** Stops holding taps and submits, replaying nothing (the screen was not hydrated). */
+  release(): void;
 }
 
 /**
@@ -41,23 +43,27 @@ export function captureUserInput(container: HTMLElement): UserInputCapture {
   container.addEventListener('click', onClick, true);
   container.addEventListener('submit', onSubmit, true);
 
+  const release = () => {
+    container.removeEventListener('click', onClick, true);
+    container.removeEventListener('submit', onSubmit, true);
+  };
   return {
-    beforeHydration() {
-      const fields = Array.from(container.querySelectorAll<Field>('input, textarea, select'))
-        .filter((field) => !isCheckable(field)) // a tap changes these: replayed as that tap
+    release,
+    replay() {
+      release();
+      // All read first: the first replayed change re-renders the form, which puts every other
+      // field back to the screen's state.
+      const typed = Array.from(container.querySelectorAll<Field>('input, textarea, select'))
+        .filter((field) => !isCheckable(field)) // a tap changes a checkbox: replayed as that tap
         .map((field) => ({ field, value: field.value }));
-      return () => {
-        container.removeEventListener('click', onClick, true);
-        container.removeEventListener('submit', onSubmit, true);
-        for (const { field, value } of fields) replayField(field, value);
-        for (const interaction of interactions) {
-          if (interaction.kind === 'click' && interaction.target.isConnected) interaction.target.click();
-          if (interaction.kind === 'submit' && interaction.form.isConnected) {
-            if (interaction.submitter?.isConnected) interaction.form.requestSubmit(interaction.submitter);
-            else interaction.form.requestSubmit();
-          }
+      for (const { field, value } of typed) replayField(field, value);
+      for (const interaction of interactions.splice(0)) {
+        if (interaction.kind === 'click' && interaction.target.isConnected) interaction.target.click();
+        if (interaction.kind === 'submit' && interaction.form.isConnected) {
+          if (interaction.submitter?.isConnected) interaction.form.requestSubmit(interaction.submitter);
+          else interaction.form.requestSubmit();
         }
-      };
+      }
     },
   };
 }
