@@ -5,5 +5,6 @@ export default createWebpackConfig({
   appDir: __dirname,
   port: 3000,
   entry: './src/main.ts',
+  pageLoader: './src/page-loader.ts',
   federation,
 });

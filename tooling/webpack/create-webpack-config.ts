@@ -20,6 +20,11 @@ export interface AppBuildOptions {
   federation: FederationConfig;
   /** Module that boots the page: the host's shell (`src/index.html`), or a remote's dev shell (dev only). */
   entry: string;
+  /**
+   * The host's composed page's first script (production): `page-loader.<hash>.js`, built on its own
+   * (in the app's build, the federation plugin would put the eagerly shared libraries in it too).
+   */
+  pageLoader?: string;
 }
 
 export type WebpackArgv = { mode?: 'production' | 'development' | 'none' };
@@ -60,75 +65,100 @@ function runtimeProviderAlias(): Record<string, string> {
  * (`remoteEntry.js`, `mf-manifest.json`, chunks, `assets/`); the page entry is for its dev server.
  */
 export function createWebpackConfig(options: AppBuildOptions) {
-  return (_env: unknown, argv: WebpackArgv): Configuration & { devServer?: DevServerConfiguration } => {
-    const production = argv.mode !== 'development';
-    const isRemote = Boolean(options.federation.exposes);
-    const emitsPage = !isRemote || !production;
-    const publicDir = join(options.appDir, 'public');
+  return (_env: unknown, argv: WebpackArgv): AppConfiguration | Configuration[] => {
+    const app = appConfig(options, argv);
+    if (argv.mode === 'development' || !options.pageLoader) return app;
+    return [app, pageLoaderConfig(options.appDir, options.pageLoader)];
+  };
+}
 
-    return {
-      mode: production ? 'production' : 'development',
-      context: options.appDir,
-      entry: emitsPage ? { main: options.entry } : {},
-      devtool: production ? 'hidden-source-map' : 'eval-cheap-module-source-map',
-      output: {
-        path: join(options.appDir, 'dist'),
-        // Chunks load from wherever the container was loaded from: the remote's own origin.
-        // (The page's own script tags are root-absolute, see HtmlWebpackPlugin, so deep links work.)
-        publicPath: 'auto',
-        filename: production ? '[name].[contenthash:8].js' : '[name].js',
-        chunkFilename: production ? '[name].[contenthash:8].js' : '[name].js',
-        assetModuleFilename: 'assets/[name].[contenthash:8][ext]',
-        uniqueName: String(options.federation.name),
-        clean: true,
-      },
-      resolve: { extensions: ['.tsx', '.ts', '.js'], alias: runtimeProviderAlias() },
-      module: { rules: sourceRules(production) },
-      plugins: [
-        new ModuleFederationPlugin({
-          filename: 'remoteEntry.js',
-          manifest: { fileName: 'mf-manifest.json' },
-          // Types come from the monorepo's TypeScript paths, not from downloaded archives.
-          dts: false,
-          // Start-up never waits on a remote's entry: share what is already loaded (the host's).
-          shareStrategy: 'loaded-first',
-          shared: sharedSingletons(options.appDir, { eager: !isRemote }),
-          experiments: {
-            // Trim the federation runtime (figures in README, Performance): browsers only; no
-            // manifest/snapshot protocol (the host loads each remoteEntry.js directly); a remote
-            // never loads other remotes.
-            optimization: { target: 'web', disableSnapshot: true, disableRemote: isRemote },
-            // One federation runtime per page: the host provides its own and production remotes use
-            // it, so each remoteEntry.js carries none. A remote's dev build keeps its own, because
-            // its standalone page has no host.
-            ...(isRemote ? { externalRuntime: production } : { provideExternalRuntime: true }),
-          },
-          ...options.federation,
-        }),
-        ...(production ? [new MiniCssExtractPlugin({ filename: '[name].[contenthash:8].css', chunkFilename: '[name].[contenthash:8].css' })] : []),
-        ...(emitsPage
-          ? [
-              new HtmlWebpackPlugin({
-                // A remote's page is only its dev shell: one template serves all of them.
-                template: isRemote ? join(__dirname, 'standalone-page.html') : join(options.appDir, 'src/index.html'),
-                title: `${String(options.federation.name)} screen · dev shell`,
-                chunks: ['main'],
-                publicPath: '/',
-              }),
-            ]
-          : []),
-        ...(existsSync(publicDir) ? [new CopyWebpackPlugin({ patterns: [{ from: publicDir, to: '.' }] })] : []),
-      ],
-      performance: { hints: false },
-      devServer: {
-        port: options.port,
-        historyApiFallback: true,
-        // Remotes are fetched cross-origin by the host.
-        headers: { 'Access-Control-Allow-Origin': '*' },
-        client: { overlay: { warnings: false } },
-        // Same-origin API, as in production: the XSRF cookie needs it.
-        proxy: [{ context: ['/api'], target: 'http://localhost:3004', pathRewrite: { '^/api': '' } }],
-      },
-    };
+type AppConfiguration = Configuration & { devServer?: DevServerConfiguration };
+
+/** A tiny script of its own: no federation, nothing shared; written beside the app's build, after it. */
+function pageLoaderConfig(appDir: string, entry: string): Configuration {
+  return {
+    name: 'page-loader',
+    dependencies: ['app'], // after the app's build, which empties dist/ first
+    mode: 'production',
+    context: appDir,
+    entry: { 'page-loader': entry },
+    devtool: 'hidden-source-map',
+    output: { path: join(appDir, 'dist'), publicPath: '/', filename: '[name].[contenthash:8].js', clean: false },
+    resolve: { extensions: ['.tsx', '.ts', '.js'] },
+    module: { rules: sourceRules(true) },
+    performance: { hints: false },
+  };
+}
+
+function appConfig(options: AppBuildOptions, argv: WebpackArgv): AppConfiguration {
+  const production = argv.mode !== 'development';
+  const isRemote = Boolean(options.federation.exposes);
+  const emitsPage = !isRemote || !production;
+  const publicDir = join(options.appDir, 'public');
+
+  return {
+    name: 'app',
+    mode: production ? 'production' : 'development',
+    context: options.appDir,
+    entry: emitsPage ? { main: options.entry } : {},
+    devtool: production ? 'hidden-source-map' : 'eval-cheap-module-source-map',
+    output: {
+      path: join(options.appDir, 'dist'),
+      // Chunks load from wherever the container was loaded from: the remote's own origin.
+      // (The page's own script tags are root-absolute, see HtmlWebpackPlugin, so deep links work.)
+      publicPath: 'auto',
+      filename: production ? '[name].[contenthash:8].js' : '[name].js',
+      chunkFilename: production ? '[name].[contenthash:8].js' : '[name].js',
+      assetModuleFilename: 'assets/[name].[contenthash:8][ext]',
+      uniqueName: String(options.federation.name),
+      clean: true,
+    },
+    resolve: { extensions: ['.tsx', '.ts', '.js'], alias: runtimeProviderAlias() },
+    module: { rules: sourceRules(production) },
+    plugins: [
+      new ModuleFederationPlugin({
+        filename: 'remoteEntry.js',
+        manifest: { fileName: 'mf-manifest.json' },
+        // Types come from the monorepo's TypeScript paths, not from downloaded archives.
+        dts: false,
+        // Start-up never waits on a remote's entry: share what is already loaded (the host's).
+        shareStrategy: 'loaded-first',
+        shared: sharedSingletons(options.appDir, { eager: !isRemote }),
+        experiments: {
+          // Trim the federation runtime (figures in README, Performance): browsers only; no
+          // manifest/snapshot protocol (the host loads each remoteEntry.js directly); a remote
+          // never loads other remotes.
+          optimization: { target: 'web', disableSnapshot: true, disableRemote: isRemote },
+          // One federation runtime per page: the host provides its own and production remotes use
+          // it, so each remoteEntry.js carries none. A remote's dev build keeps its own, because
+          // its standalone page has no host.
+          ...(isRemote ? { externalRuntime: production } : { provideExternalRuntime: true }),
+        },
+        ...options.federation,
+      }),
+      ...(production ? [new MiniCssExtractPlugin({ filename: '[name].[contenthash:8].css', chunkFilename: '[name].[contenthash:8].css' })] : []),
+      ...(emitsPage
+        ? [
+            new HtmlWebpackPlugin({
+              // A remote's page is only its dev shell: one template serves all of them.
+              template: isRemote ? join(__dirname, 'standalone-page.html') : join(options.appDir, 'src/index.html'),
+              title: `${String(options.federation.name)} screen · dev shell`,
+              chunks: ['main'],
+              publicPath: '/',
+            }),
+          ]
+        : []),
+      ...(existsSync(publicDir) ? [new CopyWebpackPlugin({ patterns: [{ from: publicDir, to: '.' }] })] : []),
+    ],
+    performance: { hints: false },
+    devServer: {
+      port: options.port,
+      historyApiFallback: true,
+      // Remotes are fetched cross-origin by the host.
+      headers: { 'Access-Control-Allow-Origin': '*' },
+      client: { overlay: { warnings: false } },
+      // Same-origin API, as in production: the XSRF cookie needs it.
+      proxy: [{ context: ['/api'], target: 'http://localhost:3004', pathRewrite: { '^/api': '' } }],
+    },
   };
 }

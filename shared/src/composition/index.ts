@@ -68,14 +68,20 @@ export const SCREEN_FILES_ECHO = ssi(`echo var="${PAGE_VARIABLES.screenFiles}"`)
  * The host's page template from its built index.html: `<html lang dir>` from the chosen language,
  * and in the root the route's fragment inside the same page frame the shell renders (so nothing
  * moves when the shell takes over). A failed include prints nothing: the client renders the screen.
+ * The app's script is started by `pageLoader` (the host's page-loader.ts), which lets a prerendered
+ * screen paint first; the page preloads the app meanwhile.
  */
-export function toPageTemplate(indexHtml: string, contractMajor: number): string {
+export function toPageTemplate(indexHtml: string, contractMajor: number, pageLoader: string): string {
   const { screen, language, direction } = PAGE_VARIABLES;
   const htmlTag = /<html lang="?en"? dir="?ltr"?>/; // quoted or not: the build minifies it
   const rootTag = /<div id="?root"?><\/div>/;
-  if (!htmlTag.test(indexHtml) || !rootTag.test(indexHtml)) throw new Error('index.html must contain <html lang="en" dir="ltr"> and an empty root <div id="root">');
+  const appScript = /<script defer(?:="defer")? src="?([^"\s>]+)"?><\/script>/;
+  if (!htmlTag.test(indexHtml) || !rootTag.test(indexHtml) || !appScript.test(indexHtml)) {
+    throw new Error('index.html must contain <html lang="en" dir="ltr">, an empty root <div id="root"> and the app\'s deferred script');
+  }
   const include = ssi(`include virtual="${SCREEN_INCLUDE_PREFIX}$${screen}/v${contractMajor}/$${language}.html" stub="empty"`);
   return indexHtml
+    .replace(appScript, (_, app: string) => `<link rel="preload" href="${app}" as="script"><script defer src="${pageLoader}" data-app="${app}"></script>`)
     .replace(htmlTag, `<html lang="${ssi(`echo var="${language}"`)}" dir="${ssi(`echo var="${direction}"`)}">`)
     .replace(
       rootTag,
