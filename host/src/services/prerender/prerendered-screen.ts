@@ -9,10 +9,31 @@ export interface PrerenderedScreen {
   readonly language: Language;
   /** The element holding the screen's HTML: the root its code hydrates. */
   readonly element: HTMLElement;
-  /** What the user does on it before it hydrates, held from the moment the host's code runs. */
+  /** What the user does on it before it hydrates, held from the moment the page loader runs. */
   readonly userInput: UserInputCapture;
   /** The server's page frame around it, removed with it. */
   readonly frame: HTMLElement | null;
+}
+
+/** Where the page loader leaves the input it holds for the app (two bundles: a global is the one channel). */
+const EARLY_INPUT = Symbol.for('special-gift.prerendered-screen-input');
+type EarlyInput = { element: HTMLElement; capture: UserInputCapture };
+type WithEarlyInput = { [EARLY_INPUT]?: EarlyInput };
+
+/**
+ * Run by the page loader before the app's code: holds taps and submits on the prerendered screen
+ * in `document` from then on, for the app to replay once the screen has hydrated.
+ */
+export function holdInputUntilTheApp(document: Document): void {
+  const element = document.querySelector<HTMLElement>(`[${SCREEN_ATTRIBUTE}]`);
+  if (element) (window as WithEarlyInput)[EARLY_INPUT] = { element, capture: captureUserInput(element) };
+}
+
+/** The loader's capture for `element`, or a new one (a page without the loader, e.g. in tests). */
+function inputCaptureFor(element: HTMLElement): UserInputCapture {
+  const early = (window as WithEarlyInput)[EARLY_INPUT];
+  delete (window as WithEarlyInput)[EARLY_INPUT];
+  return early?.element === element ? early.capture : captureUserInput(element);
 }
 
 /**
@@ -26,7 +47,7 @@ export function takePrerenderedScreen(root: HTMLElement, remote: RemoteName | un
   if (!element) return undefined;
   const language = element.getAttribute(SCREEN_LANGUAGE_ATTRIBUTE);
   if (!remote || element.getAttribute(SCREEN_ATTRIBUTE) !== remote || !isLanguage(language)) return undefined;
-  return { remote, language, element, userInput: captureUserInput(element), frame: element.parentElement };
+  return { remote, language, element, userInput: inputCaptureFor(element), frame: element.parentElement };
 }
 
 /**

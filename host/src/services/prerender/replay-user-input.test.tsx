@@ -90,6 +90,20 @@ describe('captureUserInput', () => {
     expect(onSubmit).toHaveBeenCalledWith({ name: 'Ada', city: '', agreed: true });
   });
 
+  it('gives the screen a box ticked before the capture began', async () => {
+    const container = prerendered();
+    const agreed = container.querySelector<HTMLInputElement>('[aria-label=Agreed]')!;
+    agreed.click(); // ticked while no script was there yet
+    const capture = captureUserInput(container);
+    const onSubmit = jest.fn();
+    await hydrate(container, <Form onSubmit={onSubmit} onTap={() => undefined} />, () => capture.replay());
+    expect(agreed.checked).toBe(true);
+    await act(async () => {
+      container.querySelector<HTMLButtonElement>('[type=submit]')!.click();
+    });
+    expect(onSubmit).toHaveBeenCalledWith({ name: '', city: '', agreed: true });
+  });
+
   it('holds taps and submits no longer once released, replaying nothing', () => {
     const container = prerendered();
     const capture = captureUserInput(container);

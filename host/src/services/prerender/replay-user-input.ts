@@ -53,10 +53,13 @@ export function captureUserInput(container: HTMLElement): UserInputCapture {
       release();
       // All read first: the first replayed change re-renders the form, which puts every other
       // field back to the screen's state.
-      const typed = Array.from(container.querySelectorAll<Field>('input, textarea, select'))
-        .filter((field) => !isCheckable(field)) // a tap changes a checkbox: replayed as that tap
-        .map((field) => ({ field, value: field.value }));
+      const fields = Array.from(container.querySelectorAll<Field>('input, textarea, select'));
+      const typed = fields.filter((field) => !isCheckable(field)).map((field) => ({ field, value: field.value }));
+      // A box ticked before this capture began (the page shows before its first script runs); a
+      // tap held since then left the box as it was, and is replayed below.
+      const ticked = fields.filter(isCheckable).filter((box) => (box.type === 'radio' ? box.checked && !box.defaultChecked : box.checked !== box.defaultChecked));
       for (const { field, value } of typed) replayField(field, value);
+      for (const box of ticked) replayTick(box);
       for (const interaction of interactions.splice(0)) {
         if (interaction.kind === 'click' && interaction.target.isConnected) interaction.target.click();
         if (interaction.kind === 'submit' && interaction.form.isConnected) {
@@ -78,4 +81,12 @@ function replayField(field: Field, value: string) {
   field.value = initial;
   valueSetter(field)?.call(field, value);
   field.dispatchEvent(new Event(field instanceof HTMLSelectElement ? 'change' : 'input', { bubbles: true }));
+}
+
+/** A box the user ticked or cleared before the screen's code was there, ticked again as the browser would. */
+function replayTick(box: HTMLInputElement) {
+  if (!box.isConnected) return;
+  // The element's own setter puts React's record back to the server's state; the tap then changes it.
+  box.checked = box.type === 'radio' ? false : box.defaultChecked;
+  box.click();
 }
