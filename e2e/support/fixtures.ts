@@ -50,13 +50,12 @@ export async function waitForPreload(page: Page) {
 export const pageTitle = (page: Page) => page.locator('[data-page-title]');
 
 /**
- * A browser set to prefer `languages`: `navigator.languages` and the Accept-Language header agree,
- * as in a real browser (the server composes the page in the language the app then chooses).
+ * The browser's language for a test's contexts: `navigator.languages` and the Accept-Language
+ * header agree, as in a real browser (the server composes the page in the language the app then
+ * chooses). Set on the context: a page's own extra headers were seen missing from its first
+ * navigation, which then got a page in another language.
  */
-export async function preferLanguages(page: Page, languages: readonly string[]) {
-  await page.setExtraHTTPHeaders({ 'Accept-Language': languages.map((tag, index) => (index === 0 ? tag : `${tag};q=${(1 - index / 10).toFixed(1)}`)).join(', ') });
-  await page.addInitScript((tags) => Object.defineProperty(navigator, 'languages', { get: () => tags }), [...languages]);
-}
+export const useBrowserLanguage = (locale: string) => test.use({ locale });
 
 /**
  * Waits until the first screen's code runs (the host marks `<html data-interactive>`). A

@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { fillSignUp, person } from '../support/sign-up';
-import { expect, expectConsoleErrors, test, preferLanguages } from '../support/fixtures';
+import { expect, expectConsoleErrors, test, useBrowserLanguage } from '../support/fixtures';
 
 // axe-core injects its own script and styles into the page; the app's CSP would block them.
 // (The CSP itself is checked by every other spec, which fails on any violation.)
@@ -15,9 +15,7 @@ async function expectNoViolations(page: Page, what: string) {
 
 for (const language of ['en', 'ar'] as const) {
   test.describe(`axe, ${language}`, () => {
-    test.beforeEach(async ({ page }) => {
-      await preferLanguages(page, [language]);
-    });
+    useBrowserLanguage(language);
 
     test('every screen has no violations', async ({ page }) => {
       await page.goto('/');

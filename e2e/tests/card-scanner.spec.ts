@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { devices, type Browser, type BrowserContext, type Page, type Request } from '@playwright/test';
 import { cameraTracks, launchWithFakeCamera, recordCameraStreams, writeQrVideo } from '../support/fake-camera';
-import { expect, pageTitle, test, waitForPreload, preferLanguages } from '../support/fixtures';
+import { expect, pageTitle, test, waitForPreload } from '../support/fixtures';
 import { newCardCode } from '../support/sign-up';
 import { E2E_PORTS, HOST_URL } from '../support/topology';
 
@@ -21,7 +21,8 @@ interface Opened {
 
 /** A phone-sized page of `browser` that records camera streams and every console error or CSP violation. */
 async function openPage(browser: Browser, options: { language?: 'en' | 'ar'; bypassCSP?: boolean } = {}): Promise<Opened> {
-  const context = await browser.newContext({ ...pixel7, baseURL: HOST_URL, bypassCSP: options.bypassCSP ?? false });
+  // The language on the context: navigator.languages and Accept-Language agree (see useBrowserLanguage).
+  const context = await browser.newContext({ ...pixel7, baseURL: HOST_URL, bypassCSP: options.bypassCSP ?? false, locale: options.language });
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
@@ -29,7 +30,6 @@ async function openPage(browser: Browser, options: { language?: 'en' | 'ar'; byp
   await page.addInitScript(() =>
     document.addEventListener('securitypolicyviolation', (event) => console.error(`CSP violation: ${event.violatedDirective} blocked ${event.blockedURI}`)),
   );
-  if (options.language) await preferLanguages(page, [options.language]);
   await page.addInitScript(recordCameraStreams);
   // When the preview has its first frame (the scanner may read it before the video plays): the QR
   // code is in view from then on.

@@ -5,7 +5,7 @@ import { focusedElementReport, SLIVER, walkFocus, type FocusReport } from '../su
 import { clippedOrOverlappingText, horizontalOverflow, TEXT_SPACING_CSS, undersizedTargets } from '../support/layout-checks';
 import { binarize, inkShare, pixel, shapeDifference } from '../support/png';
 import { fillSignUp, person } from '../support/sign-up';
-import { expect, expectConsoleErrors, test, preferLanguages, waitForPreload } from '../support/fixtures';
+import { expect, expectConsoleErrors, test, useBrowserLanguage, waitForPreload } from '../support/fixtures';
 
 /*
  * WCAG 2.2 AA on a phone, where axe cannot look: focus not obscured by the sticky toolbar or footer
@@ -121,10 +121,6 @@ const SCREENS: Screen[] = [
   },
 ];
 
-const useLanguage = (language: Language) =>
-  test.beforeEach(async ({ page }) => {
-    await preferLanguages(page, [language]);
-  });
 
 const label = (viewport: { width: number; height: number }) => `${viewport.width}×${viewport.height}`;
 
@@ -195,7 +191,7 @@ for (const viewport of PHONES) {
   for (const language of ['en', 'ar'] as const) {
     test.describe(`phone ${label(viewport)}, ${language}`, () => {
       test.use({ viewport });
-      useLanguage(language);
+      useBrowserLanguage(language);
 
       test('focus is never hidden by a bar; reflow, target size and text spacing hold on every screen and overlay', async ({ page }) => {
         expectConsoleErrors('the sign-up POST answers 503 on purpose, to show the alert');
@@ -228,7 +224,7 @@ const ZOOMED = { viewport: { width: 195, height: 422 }, deviceScaleFactor: 5.25 
 for (const language of ['en', 'ar'] as const) {
   test.describe(`zoom 200 % on 390×844, ${language}`, () => {
     test.use(ZOOMED);
-    useLanguage(language);
+    useBrowserLanguage(language);
 
     test('every control is reached by the keyboard and shown clear of the bars', async ({ page }) => {
       expectConsoleErrors('the sign-up POST answers 503 on purpose, to show the alert');
@@ -250,7 +246,7 @@ const EVIDENCE_DIR = process.env.A11Y_EVIDENCE_DIR;
 for (const language of ['en', 'ar'] as const) {
   test.describe(`errors without colour, ${language}`, () => {
     test.use({ viewport: { width: 390, height: 844 } });
-    useLanguage(language);
+    useBrowserLanguage(language);
 
     for (const forcedColors of ['none', 'active'] as const) {
       test(`an invalid field differs from a valid one in shape, forced colours ${forcedColors}`, async ({ page }) => {

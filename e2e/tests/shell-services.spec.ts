@@ -1,6 +1,6 @@
 import { devices, type Page } from '@playwright/test';
 import { E2E_PORTS } from '../support/topology';
-import { expect, expectConsoleErrors, pageTitle, test, waitForPreload, preferLanguages, waitForInteractive } from '../support/fixtures';
+import { expect, expectConsoleErrors, pageTitle, test, waitForPreload, useBrowserLanguage, waitForInteractive } from '../support/fixtures';
 
 test.describe('i18n', () => {
   test('each remote’s texts come from its own origin, in the current language', async ({ page }) => {
@@ -13,24 +13,30 @@ test.describe('i18n', () => {
     }
   });
 
-  test('a missing translation file falls back to English, never to raw keys', async ({ page }) => {
-    expectConsoleErrors('a translation file answers 404');
-    await page.route(`http://localhost:${E2E_PORTS.intro}/assets/i18n/fr.json`, (route) => route.fulfill({ status: 404, body: 'missing' }));
-    await preferLanguages(page, ['fr-FR', 'fr']);
-    await page.goto('/');
-    await expect(page.locator('html')).toHaveAttribute('lang', 'fr');
-    await expect(page.getByRole('heading', { name: 'A gift card that feels special' })).toBeVisible();
-    await expect(page.locator('body')).not.toContainText('benefits.');
+  test.describe('in a French browser', () => {
+    useBrowserLanguage('fr-FR');
+
+    test('a missing translation file falls back to English, never to raw keys', async ({ page }) => {
+      expectConsoleErrors('a translation file answers 404');
+      await page.route(`http://localhost:${E2E_PORTS.intro}/assets/i18n/fr.json`, (route) => route.fulfill({ status: 404, body: 'missing' }));
+      await page.goto('/');
+      await expect(page.locator('html')).toHaveAttribute('lang', 'fr');
+      await expect(page.getByRole('heading', { name: 'A gift card that feels special' })).toBeVisible();
+      await expect(page.locator('body')).not.toContainText('benefits.');
+    });
   });
 
-  test('the browser language is used when nothing is stored; Arabic mirrors the layout', async ({ page }) => {
-    await preferLanguages(page, ['ar-EG', 'ar']);
-    await page.goto('/sign-up');
-    await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
-    const back = await page.getByRole('button', { name: 'رجوع' }).boundingBox();
-    const viewport = page.viewportSize();
-    // The back button sits at the inline start: the right edge in RTL.
-    expect(back && viewport && back.x > viewport.width / 2).toBe(true);
+  test.describe('in an Arabic browser', () => {
+    useBrowserLanguage('ar-EG');
+
+    test('the browser language is used when nothing is stored; Arabic mirrors the layout', async ({ page }) => {
+      await page.goto('/sign-up');
+      await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+      const back = await page.getByRole('button', { name: 'رجوع' }).boundingBox();
+      const viewport = page.viewportSize();
+      // The back button sits at the inline start: the right edge in RTL.
+      expect(back && viewport && back.x > viewport.width / 2).toBe(true);
+    });
   });
 });
 
