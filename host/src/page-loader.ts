@@ -3,13 +3,15 @@ import { holdInputUntilTheApp } from './services/prerender/prerendered-screen';
 
 /**
  * The composed page's first script (see toPageTemplate): with a prerendered screen, the app's
- * bundle runs only once the screen is on the glass (its start-up would otherwise hold the first
+ * bundle runs only once the screen is on the glass (its start-up would otherwise hold the screen's
  * paint on a slow phone), and the user's taps on the screen are held for the app meanwhile. The
  * bundle downloads in parallel (a preload in the page); `data-app` names it.
  */
 
 /** At most this long after the loader runs, the app starts even if no paint was reported. */
 const PAINT_WAIT_CAP_MS = 1000;
+/** After two frames with nothing larger painted, the screen is taken as shown. */
+const SETTLE_MS = 50;
 
 const app = document.currentScript?.dataset.app;
 
@@ -19,8 +21,14 @@ function startApp() {
   document.head.append(script);
 }
 
-/** Calls `run` once the first contentful paint has been presented (not merely drawn), or at the cap. */
-function afterFirstContentfulPaint(run: () => void) {
+/**
+ * Calls `run` once the whole screen has been presented (not merely drawn). The loader runs when
+ * the page is parsed, but the browser may have painted part of it before (the page streams in):
+ * a largest paint reported after this moment is the whole screen's. If none comes within two
+ * frames and a little, the largest part was already on the glass. Capped, whatever happens.
+ */
+function afterTheScreenIsShown(run: () => void) {
+  const since = performance.now();
   let started = false;
   let observer: PerformanceObserver | undefined;
   const once = () => {
@@ -31,15 +39,13 @@ function afterFirstContentfulPaint(run: () => void) {
     run();
   };
   const cap = setTimeout(once, PAINT_WAIT_CAP_MS);
-  if (PerformanceObserver.supportedEntryTypes.includes('paint')) {
+  if (PerformanceObserver.supportedEntryTypes.includes('largest-contentful-paint')) {
     observer = new PerformanceObserver((entries) => {
-      if (entries.getEntriesByName('first-contentful-paint').length > 0) once();
+      if (entries.getEntries().some((entry) => entry.startTime >= since)) once();
     });
-    observer.observe({ type: 'paint', buffered: true });
-  } else {
-    // No paint timing: two frames, so the first has been drawn and handed over.
-    requestAnimationFrame(() => requestAnimationFrame(once));
+    observer.observe({ type: 'largest-contentful-paint', buffered: true });
   }
+  requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(once, SETTLE_MS)));
 }
 
 if (!app) {
@@ -48,6 +54,6 @@ if (!app) {
   holdInputUntilTheApp(document);
   // A hidden tab paints nothing: nothing to wait for there.
   const screenToPaint = document.querySelector(`[${SCREEN_ATTRIBUTE}]`) !== null && document.visibilityState === 'visible';
-  if (screenToPaint) afterFirstContentfulPaint(startApp);
+  if (screenToPaint) afterTheScreenIsShown(startApp);
   else startApp();
 }
