@@ -66,15 +66,9 @@ export function createPageComposer(options: PageComposerOptions) {
   async function fetchFragment(url: string): Promise<string | undefined> {
     const cached = cache.get(url);
     if (cached && cached.expires > now()) return cached.body;
-    try {
-      const response = await fetchImpl(url, { signal: AbortSignal.timeout(FRAGMENT_TIMEOUT_MS) });
-      if (response.status !== 200) return undefined;
-      const body = await response.text();
-      cache.set(url, { body, expires: now() + FRAGMENT_CACHE_SECONDS * 1000 });
-      return body;
-    } catch {
-      return undefined; // refused, reset or past the bound
-    }
+    const body = await fetchWithinBound(fetchImpl, url, (response) => response.text());
+    if (body !== undefined) cache.set(url, { body, expires: now() + FRAGMENT_CACHE_SECONDS * 1000 });
+    return body;
   }
 
   return async function composePage(request: PageRequest): Promise<string> {
@@ -115,17 +109,27 @@ export function createScreenFiles(options: { remotes: Readonly<Record<RemoteName
   const empty: ScreenFile = { status: 204, body: new Uint8Array() };
   return async function screenFile(remote: string, file: string): Promise<ScreenFile> {
     if (!(remote in options.remotes) || !/^[A-Za-z0-9._/-]+$/.test(file) || file.split('/').includes('..')) return { status: 404, body: new Uint8Array() };
-    try {
-      const response = await fetchImpl(`${remoteBase(options.remotes[remote as RemoteName])}/${file}`, { signal: AbortSignal.timeout(FRAGMENT_TIMEOUT_MS) });
-      if (response.status !== 200) return empty;
-      return {
-        status: 200,
-        contentType: response.headers.get('content-type') ?? undefined,
-        cacheControl: response.headers.get('cache-control') ?? undefined,
-        body: new Uint8Array(await response.arrayBuffer()),
-      };
-    } catch {
-      return empty;
-    }
+    const url = `${remoteBase(options.remotes[remote as RemoteName])}/${file}`;
+    const answer = await fetchWithinBound(fetchImpl, url, async (response) => ({
+      status: 200,
+      contentType: response.headers.get('content-type') ?? undefined,
+      cacheControl: response.headers.get('cache-control') ?? undefined,
+      body: new Uint8Array(await response.arrayBuffer()),
+    }));
+    return answer ?? empty;
   };
+}
+
+/**
+ * What `read` makes of a remote's 200 answer within the bound (the body's reading included), or
+ * undefined for anything else: refused, reset, another status, past the bound.
+ */
+async function fetchWithinBound<T>(fetchImpl: typeof fetch, url: string, read: (response: Response) => Promise<T>): Promise<T | undefined> {
+  try {
+    const response = await fetchImpl(url, { signal: AbortSignal.timeout(FRAGMENT_TIMEOUT_MS) });
+    if (response.status !== 200) return undefined;
+    return await read(response);
+  } catch {
+    return undefined;
+  }
 }

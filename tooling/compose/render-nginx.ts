@@ -56,8 +56,29 @@ export function renderCompositionMaps(): string {
   ].join('\n');
 }
 
-export function renderFragmentProxy(): string {
+/**
+ * A proxied request to a remote within the bound and through the short cache; a failure of any
+ * kind becomes @sg_no_fragment (an empty 204). Shared by fragments and the screens' files.
+ */
+function boundedProxyLines(): string[] {
   const bound = `${FRAGMENT_TIMEOUT_MS}ms`;
+  return [
+    'proxy_http_version 1.1;',
+    'proxy_set_header Connection "";',
+    `proxy_connect_timeout ${bound};`,
+    `proxy_send_timeout ${bound};`,
+    `proxy_read_timeout ${bound};`,
+    'proxy_intercept_errors on;',
+    'error_page 400 403 404 405 408 410 500 502 503 504 = @sg_no_fragment;',
+    'proxy_cache sg_fragments;',
+    `proxy_cache_valid 200 ${FRAGMENT_CACHE_SECONDS}s;`,
+    'proxy_cache_lock on;',
+    `proxy_cache_lock_timeout ${bound};`,
+    'proxy_cache_use_stale updating;',
+  ];
+}
+
+export function renderFragmentProxy(): string {
   return [
     GENERATED,
     '# Inside each internal /_screen/<remote>/ location. A fragment that fails, is missing or is slower',
@@ -65,41 +86,18 @@ export function renderFragmentProxy(): string {
     'internal;',
     'ssi on; # the fragment links the screen\'s stylesheet under $sg_screen_files',
     'proxy_set_header Accept-Encoding ""; # SSI reads the body',
-    'proxy_http_version 1.1;',
-    'proxy_set_header Connection "";',
-    `proxy_connect_timeout ${bound};`,
-    `proxy_send_timeout ${bound};`,
-    `proxy_read_timeout ${bound};`,
-    'proxy_intercept_errors on;',
-    'error_page 400 403 404 405 408 410 500 502 503 504 = @sg_no_fragment;',
-    'proxy_cache sg_fragments;',
-    `proxy_cache_valid 200 ${FRAGMENT_CACHE_SECONDS}s;`,
-    'proxy_cache_lock on;',
-    `proxy_cache_lock_timeout ${bound};`,
-    'proxy_cache_use_stale updating;',
+    ...boundedProxyLines(),
     '',
   ].join('\n');
 }
 
 export function renderScreenFilesProxy(): string {
-  const bound = `${FRAGMENT_TIMEOUT_MS}ms`;
   return [
     GENERATED,
     '# Inside each /_screen-files/<remote>/ location: a remote\'s file (its screen\'s stylesheet) through',
     '# the host, so a remote that hangs cannot hold the page\'s parser; past the bound, an empty 204.',
     'proxy_set_header Accept-Encoding ""; # one cached copy for every client; the host gzips it',
-    'proxy_http_version 1.1;',
-    'proxy_set_header Connection "";',
-    `proxy_connect_timeout ${bound};`,
-    `proxy_send_timeout ${bound};`,
-    `proxy_read_timeout ${bound};`,
-    'proxy_intercept_errors on;',
-    'error_page 400 403 404 405 408 410 500 502 503 504 = @sg_no_fragment;',
-    'proxy_cache sg_fragments;',
-    `proxy_cache_valid 200 ${FRAGMENT_CACHE_SECONDS}s;`,
-    'proxy_cache_lock on;',
-    `proxy_cache_lock_timeout ${bound};`,
-    'proxy_cache_use_stale updating;',
+    ...boundedProxyLines(),
     '',
   ].join('\n');
 }
