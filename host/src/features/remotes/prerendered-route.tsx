@@ -56,8 +56,6 @@ export function PrerenderedRoute({ screen, titleKey, renderOnClient }: Prerender
       (module) => {
         if (!current || root.current) return;
         const Screen = module.default;
-        // In one go, at the default priority: hydrated as a transition, the server's fields lost
-        // what had been typed into them in browser tests.
         root.current = hydrateRoot(
           screen.element,
           <ScreenRoot shell={screenContext.shell} i18n={screenContext.i18n} onHydrated={() => screen.userInput.replay()}>
