@@ -1,4 +1,3 @@
-import { SCREEN_ATTRIBUTE } from '@special-gift/shared/composition';
 import { holdInputUntilTheApp } from './services/prerender/prerendered-screen';
 
 /**
@@ -51,9 +50,9 @@ function afterTheScreenIsShown(run: () => void) {
 if (!app) {
   console.error('[page-loader] the page names no app bundle (data-app)');
 } else {
-  holdInputUntilTheApp(document);
+  const screen = holdInputUntilTheApp(document);
   // A hidden tab paints nothing: nothing to wait for there.
-  const screenToPaint = document.querySelector(`[${SCREEN_ATTRIBUTE}]`) !== null && document.visibilityState === 'visible';
+  const screenToPaint = screen !== null && document.visibilityState === 'visible';
   if (screenToPaint) afterTheScreenIsShown(startApp);
   else startApp();
 }

@@ -22,11 +22,13 @@ type WithEarlyInput = { [EARLY_INPUT]?: EarlyInput };
 
 /**
  * Run by the page loader before the app's code: holds taps and submits on the prerendered screen
- * in `document` from then on, for the app to replay once the screen has hydrated.
+ * in `document` from then on, for the app to replay once the screen has hydrated. Returns the
+ * screen, if the page has one.
  */
-export function holdInputUntilTheApp(document: Document): void {
+export function holdInputUntilTheApp(document: Document): HTMLElement | null {
   const element = document.querySelector<HTMLElement>(`[${SCREEN_ATTRIBUTE}]`);
   if (element) (window as WithEarlyInput)[EARLY_INPUT] = { element, capture: captureUserInput(element) };
+  return element;
 }
 
 /** The loader's capture for `element`, or a new one (a page without the loader, e.g. in tests). */
