@@ -50,6 +50,11 @@ export function sourceRules(production: boolean): NonNullable<Configuration['mod
   ];
 }
 
+/** What the app's build and the page loader's share: the same sources compiled alike, no size hints. */
+function compiledAlike(production: boolean): Pick<Configuration, 'resolve' | 'module' | 'performance'> {
+  return { resolve: { extensions: ['.tsx', '.ts', '.js'] }, module: { rules: sourceRules(production) }, performance: { hints: false } };
+}
+
 /**
  * `provideExternalRuntime` adds a runtime plugin by its CommonJS path, which pulls in the CommonJS
  * build of the federation runtime beside the ES module build the host already runs: two copies,
@@ -84,9 +89,7 @@ function pageLoaderConfig(appDir: string, entry: string): Configuration {
     entry: { 'page-loader': entry },
     devtool: 'hidden-source-map',
     output: { path: join(appDir, 'dist'), publicPath: '/', filename: '[name].[contenthash:8].js', clean: false },
-    resolve: { extensions: ['.tsx', '.ts', '.js'] },
-    module: { rules: sourceRules(true) },
-    performance: { hints: false },
+    ...compiledAlike(true),
   };
 }
 
@@ -95,6 +98,7 @@ function appConfig(options: AppBuildOptions, argv: WebpackArgv): AppConfiguratio
   const isRemote = Boolean(options.federation.exposes);
   const emitsPage = !isRemote || !production;
   const publicDir = join(options.appDir, 'public');
+  const compiled = compiledAlike(production);
 
   return {
     name: 'app',
@@ -113,8 +117,8 @@ function appConfig(options: AppBuildOptions, argv: WebpackArgv): AppConfiguratio
       uniqueName: String(options.federation.name),
       clean: true,
     },
-    resolve: { extensions: ['.tsx', '.ts', '.js'], alias: runtimeProviderAlias() },
-    module: { rules: sourceRules(production) },
+    ...compiled,
+    resolve: { ...compiled.resolve, alias: runtimeProviderAlias() },
     plugins: [
       new ModuleFederationPlugin({
         filename: 'remoteEntry.js',
@@ -150,7 +154,6 @@ function appConfig(options: AppBuildOptions, argv: WebpackArgv): AppConfiguratio
         : []),
       ...(existsSync(publicDir) ? [new CopyWebpackPlugin({ patterns: [{ from: publicDir, to: '.' }] })] : []),
     ],
-    performance: { hints: false },
     devServer: {
       port: options.port,
       historyApiFallback: true,
