@@ -1,7 +1,7 @@
 import '@special-gift/shared/styles.css';
 import { CONTRACT_VERSION, type ShellApi } from '@special-gift/shared';
 import { createHttpClient, createOverlayController } from '@special-gift/shared/host';
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { readRuntimeConfig, remoteTextsBase } from '../config/runtime-config';
 import { createRemoteScreens, type FederationRuntime } from '../services/remotes/remote-screens';
@@ -60,10 +60,11 @@ export async function boot(root: HTMLElement, configResponse: Promise<Response>,
   };
 
   const adopted = pageScreen?.language === i18n.current() ? pageScreen : undefined;
-  createRoot(adopted ? besidePrerenderedScreen(root) : root, {
+  const appRoot = createRoot(adopted ? besidePrerenderedScreen(root) : root, {
     // React recovered by re-rendering; log what had failed so it can be found and fixed.
     onRecoverableError: (error, info) => console.error('[react] recovered from', (error as { cause?: unknown }).cause ?? error, info.componentStack),
-  }).render(
+  });
+  const app = (
     <StrictMode>
       <App
         shell={shell}
@@ -86,6 +87,11 @@ export async function boot(root: HTMLElement, configResponse: Promise<Response>,
           }),
         }}
       />
-    </StrictMode>,
+    </StrictMode>
   );
+  // With the screen already on show, the shell renders around it in slices of a few milliseconds
+  // (a transition), so a slow phone's main thread is never held long; without one, the screen is
+  // what the user waits for and renders at once.
+  if (adopted) startTransition(() => appRoot.render(app));
+  else appRoot.render(app);
 }
