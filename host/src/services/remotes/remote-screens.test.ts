@@ -260,6 +260,19 @@ describe('createRemoteScreens', () => {
       warn.mockRestore();
     });
 
+    it('starts each remote in a task of its own (no one long task), an already loaded one without waiting', async () => {
+      const { screens, loadRemote } = setup();
+      await screens.load('intro');
+      loadRemote.mockClear();
+      const preloading = screens.preloadAll();
+      // Microtasks only: the first remote not yet loaded has started, the next waits for a later task.
+      for (let i = 0; i < 10; i++) await Promise.resolve();
+      expect(loadRemote.mock.calls.map(([id]) => id)).toEqual(['signup/Screen']);
+      await settle();
+      expect(loadRemote.mock.calls.map(([id]) => id)).toEqual(['signup/Screen', 'thankyou/Screen']);
+      await preloading;
+    });
+
     it('reuses a load already in flight', async () => {
       const { screens, loadRemote } = setup();
       const first = screens.load('intro');

@@ -1,5 +1,6 @@
 import { CONTRACT_VERSION, isRemoteScreenModule, type RemoteScreenModule } from '@special-gift/shared';
 import { REMOTE_NAMES, type RemoteName } from '../../config/runtime-config';
+import { yieldToBrowser } from '../scheduling/yield-to-browser';
 import { RemoteLoadError } from './remote-load-error';
 
 /** The slice of the federation runtime this module uses (the real one is `@module-federation/enhanced/runtime`). */
@@ -150,10 +151,22 @@ export function createRemoteScreens(options: RemoteScreensOptions): RemoteScreen
     load: (name) => pending.get(name) ?? start(name, false),
     retry: (name) => start(name, true),
     async preloadAll() {
+      const loads: Array<Promise<unknown>> = [];
+      let started = 0;
+      for (const name of REMOTE_NAMES) {
+        const loading = pending.get(name);
+        if (loading) loads.push(loading);
+        else {
+          // Each remote's load starts in a task of its own: starting them all at once is one long task.
+          if (started++ > 0) await yieldToBrowser();
+          // A navigation in between may have started it already.
+          loads.push(pending.get(name) ?? start(name, false));
+        }
+      }
       await Promise.all(
-        REMOTE_NAMES.map((name) =>
-          (pending.get(name) ?? start(name, false)).catch((error: unknown) => {
-            console.warn(`[preload] ${name} could not be preloaded; it will be retried on navigation.`, error);
+        loads.map((load, index) =>
+          load.catch((error: unknown) => {
+            console.warn(`[preload] ${REMOTE_NAMES[index]} could not be preloaded; it will be retried on navigation.`, error);
           }),
         ),
       );
