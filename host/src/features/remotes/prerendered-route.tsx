@@ -1,7 +1,7 @@
 import { Button, type RemoteScreenModule } from '@special-gift/shared';
 import { SCREEN_ID_PREFIX } from '@special-gift/shared/composition';
 import { ScreenRoot } from '@special-gift/shared/host';
-import { startTransition, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { hydrateRoot, type Root } from 'react-dom/client';
 import { useTranslation } from 'react-i18next';
@@ -56,22 +56,18 @@ export function PrerenderedRoute({ screen, titleKey, renderOnClient }: Prerender
       (module) => {
         if (!current || root.current) return;
         const Screen = module.default;
-        // As a transition, React hydrates in slices of a few milliseconds: no long task on a slow
-        // phone. Taps meanwhile are held by the capture and replayed once it has hydrated.
-        startTransition(() => {
-          root.current = hydrateRoot(
-            screen.element,
-            <ScreenRoot shell={screenContext.shell} i18n={screenContext.i18n} onHydrated={() => screen.userInput.replay()}>
-              <Screen />
-            </ScreenRoot>,
-            {
-              identifierPrefix: SCREEN_ID_PREFIX,
-              // The server's HTML did not match the code (e.g. a fragment cached across the remote's
-              // deploy): React rendered the screen on the client instead. Say so, to be found.
-              onRecoverableError: (error, info) => console.error(`[prerender] ${screen.remote}: rendered on the client instead of hydrating`, (error as { cause?: unknown }).cause ?? error, info.componentStack),
-            },
-          );
-        });
+        root.current = hydrateRoot(
+          screen.element,
+          <ScreenRoot shell={screenContext.shell} i18n={screenContext.i18n} onHydrated={() => screen.userInput.replay()}>
+            <Screen />
+          </ScreenRoot>,
+          {
+            identifierPrefix: SCREEN_ID_PREFIX,
+            // The server's HTML did not match the code (e.g. a fragment cached across the remote's
+            // deploy): React rendered the screen on the client instead. Say so, to be found.
+            onRecoverableError: (error, info) => console.error(`[prerender] ${screen.remote}: rendered on the client instead of hydrating`, (error as { cause?: unknown }).cause ?? error, info.componentStack),
+          },
+        );
         setHydrated(true);
         onFirstScreenRendered();
       },
