@@ -56,6 +56,9 @@ export function PrerenderedRoute({ screen, titleKey, renderOnClient }: Prerender
       (module) => {
         if (!current || root.current) return;
         const Screen = module.default;
+        // At default priority, in one task, not as a transition: time-sliced, typing between two
+        // slices into a part not hydrated yet reaches neither React nor the replay, and the next
+        // render of the form empties that field.
         root.current = hydrateRoot(
           screen.element,
           <ScreenRoot shell={screenContext.shell} i18n={screenContext.i18n} onHydrated={() => screen.userInput.replay()}>
