@@ -26,5 +26,8 @@ export function start(root: HTMLElement, runtime: FederationRuntime): void {
  */
 async function loadBoot() {
   await yieldToBrowser();
+  // React DOM, the largest library, first and alone; then the rest of the shell.
+  await import(/* webpackMode: "eager" */ 'react-dom/client');
+  await yieldToBrowser();
   return (await import(/* webpackMode: "eager" */ './bootstrap')).boot;
 }
