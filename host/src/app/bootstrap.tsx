@@ -9,7 +9,7 @@ import { createRemoteScreens, type FederationRuntime } from '../services/remotes
 import { createI18n } from '../services/i18n/create-i18n';
 import { besidePrerenderedScreen, createPrerenderedScreens, takePrerenderedScreen } from '../services/prerender/prerendered-screen';
 import { createNavigation } from '../services/navigation/create-navigation';
-import { yieldToBrowser } from '../services/scheduling/yield-to-browser';
+import { yieldToBrowser } from '../services/scheduling/timing';
 import { App } from './app';
 import { createAppRouter } from './create-app-router';
 import { schedulePreload } from './schedule-preload';
@@ -93,9 +93,9 @@ export async function boot(root: HTMLElement, configResponse: Promise<Response>,
       />
     </StrictMode>
   );
-  // With the screen already on show, the shell renders around it in slices of a few milliseconds
-  // (a transition), so a slow phone's main thread is never held long; without one, the screen is
-  // what the user waits for and renders at once.
+  // With the screen already on show, the shell renders around it as a transition, in slices of a
+  // few milliseconds rather than one long task; without one, the screen is what the user waits
+  // for and renders at once.
   if (adopted) startTransition(() => appRoot.render(app));
   else appRoot.render(app);
 }

@@ -1,6 +1,6 @@
 import { showStartupFailure } from '../features/startup/startup-failure';
 import type { FederationRuntime } from '../services/remotes/remote-screens';
-import { yieldToBrowser } from '../services/scheduling/yield-to-browser';
+import { yieldToBrowser } from '../services/scheduling/timing';
 
 /**
  * Starts the app in `root` with `runtime` loading the screens: the federation runtime in
@@ -10,6 +10,7 @@ import { yieldToBrowser } from '../services/scheduling/yield-to-browser';
 export function start(root: HTMLElement, runtime: FederationRuntime): void {
   // index.html preloads config.json, so this usually finds it already on its way.
   const configResponse = fetch('/config.json', { headers: { Accept: 'application/json' } });
+  configResponse.catch(() => undefined); // a network failure is reported by boot, which awaits it
   loadBoot()
     .then((boot) => boot(root, configResponse, runtime))
     .catch((error: unknown) => {
@@ -20,9 +21,10 @@ export function start(root: HTMLElement, runtime: FederationRuntime): void {
 }
 
 /**
- * The shell's code (React, the router, i18n, storage, the screens' frame) is evaluated in a task of
- * its own, after the one that evaluated the bundle: on a slow phone, evaluating all of it at once
- * is one long task that holds the prerendered screen's first taps. Same bundle, no request.
+ * The shell's code is evaluated in tasks after the one that evaluated the bundle: React DOM in one,
+ * the rest of the shell (router, i18n, the screens' frame) in the next (storage follows in
+ * bootstrap). On a slow phone, evaluating all of it at once is one long task that holds the
+ * prerendered screen's first taps. Same bundle, no request.
  */
 async function loadBoot() {
   await yieldToBrowser();

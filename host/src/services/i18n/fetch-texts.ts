@@ -1,3 +1,5 @@
+import { sleep } from '../scheduling/timing';
+
 /** A translation file could not be had; `retryable` says whether another attempt could help. */
 export class TextsLoadError extends Error {
   override readonly name = 'TextsLoadError';
@@ -37,7 +39,6 @@ export const TEXTS_RETRY_DELAYS_MS: readonly number[] = [250, 750];
 export const TEXTS_ATTEMPT_TIMEOUT_MS = 8_000;
 
 const RETRYABLE_STATUS = new Set([408, 425, 429]);
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 async function fetchOnce(url: string, fetchImpl: typeof fetch, timeoutMs: number, bypassCache: boolean): Promise<Record<string, unknown>> {
   // The bound covers the body too. An AbortController rather than AbortSignal.timeout(), which

@@ -36,6 +36,12 @@ const loadFailure = (promise: Promise<unknown>) => rejectionOf(promise, RemoteLo
 const settle = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 describe('createRemoteScreens', () => {
+  it('makes the federation runtime yield between the steps of a load, where it takes plugins', () => {
+    const registerPlugins = jest.fn<void, [Array<{ name: string }>]>();
+    createRemoteScreens({ runtime: { registerRemotes: () => undefined, loadRemote: async () => null, registerPlugins }, entries, loadTexts: async () => undefined });
+    expect(registerPlugins).toHaveBeenCalledWith([expect.objectContaining({ name: 'special-gift:yield-between-load-steps' })]);
+  });
+
   it('registers every remote with its manifest as soon as it is created', () => {
     const { registerRemotes, loadRemote } = setup();
     expect(registerRemotes).toHaveBeenCalledTimes(1);
@@ -271,6 +277,17 @@ describe('createRemoteScreens', () => {
       await settle();
       expect(loadRemote.mock.calls.map(([id]) => id)).toEqual(['signup/Screen', 'thankyou/Screen']);
       await preloading;
+    });
+
+    it('does not start a second load for a remote a navigation started while the preload waited', async () => {
+      const { screens, loadRemote } = setup();
+      const preloading = screens.preloadAll(); // intro now, signup and thankyou in later tasks
+      await settle(); // signup has started; thankyou waits for the next task
+      expect(loadRemote.mock.calls.map(([id]) => id)).toEqual(['intro/Screen', 'signup/Screen']);
+      const navigation = screens.load('thankyou');
+      await preloading;
+      await navigation;
+      expect(loadRemote.mock.calls.filter(([id]) => id === 'thankyou/Screen')).toHaveLength(1);
     });
 
     it('reuses a load already in flight', async () => {

@@ -1,12 +1,16 @@
+import type { ModuleFederationRuntimePlugin } from '@module-federation/enhanced/runtime';
 import { CONTRACT_VERSION, isRemoteScreenModule, type RemoteScreenModule } from '@special-gift/shared';
 import { REMOTE_NAMES, type RemoteName } from '../../config/runtime-config';
-import { yieldToBrowser } from '../scheduling/yield-to-browser';
+import { sleep, yieldToBrowser } from '../scheduling/timing';
 import { RemoteLoadError } from './remote-load-error';
+import { yieldBetweenLoadSteps } from './yield-between-load-steps';
 
 /** The slice of the federation runtime this module uses (the real one is `@module-federation/enhanced/runtime`). */
 export interface FederationRuntime {
   registerRemotes(remotes: Array<{ name: string; entry: string }>, options?: { force?: boolean }): void;
   loadRemote<T>(id: string): Promise<T | null>;
+  /** Absent from the benchmark's monolith, which imports the screens directly. */
+  registerPlugins?(plugins: ModuleFederationRuntimePlugin[]): void;
 }
 
 export interface RemoteScreensOptions {
@@ -60,8 +64,6 @@ function withTimeout<T>(promise: Promise<T>, ms: number, onTimeout: () => Error)
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
 export function createRemoteScreens(options: RemoteScreensOptions): RemoteScreens {
   const timeoutMs = options.timeoutMs ?? DEFAULT_REMOTE_TIMEOUT_MS;
   const retryDelayMs = options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS;
@@ -70,6 +72,7 @@ export function createRemoteScreens(options: RemoteScreensOptions): RemoteScreen
   const stale = new Set<RemoteName>();
   const resets = new Map<RemoteName, number>();
 
+  options.runtime.registerPlugins?.([yieldBetweenLoadSteps()]);
   options.runtime.registerRemotes(REMOTE_NAMES.map((name) => ({ name, entry: options.entries[name] })));
 
   /**
@@ -151,22 +154,22 @@ export function createRemoteScreens(options: RemoteScreensOptions): RemoteScreen
     load: (name) => pending.get(name) ?? start(name, false),
     retry: (name) => start(name, true),
     async preloadAll() {
-      const loads: Array<Promise<unknown>> = [];
+      const loads: Array<{ name: RemoteName; load: Promise<unknown> }> = [];
       let started = 0;
       for (const name of REMOTE_NAMES) {
         const loading = pending.get(name);
-        if (loading) loads.push(loading);
+        if (loading) loads.push({ name, load: loading });
         else {
           // Each remote's load starts in a task of its own: starting them all at once is one long task.
           if (started++ > 0) await yieldToBrowser();
           // A navigation in between may have started it already.
-          loads.push(pending.get(name) ?? start(name, false));
+          loads.push({ name, load: pending.get(name) ?? start(name, false) });
         }
       }
       await Promise.all(
-        loads.map((load, index) =>
+        loads.map(({ name, load }) =>
           load.catch((error: unknown) => {
-            console.warn(`[preload] ${REMOTE_NAMES[index]} could not be preloaded; it will be retried on navigation.`, error);
+            console.warn(`[preload] ${name} could not be preloaded; it will be retried on navigation.`, error);
           }),
         ),
       );

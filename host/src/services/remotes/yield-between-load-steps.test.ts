@@ -25,7 +25,7 @@ describe('yieldBetweenLoadSteps', () => {
     expect(await settlesWithinMicrotasks(step)).toBe(true);
   });
 
-  it('changes nothing the runtime passes on (resolves to undefined, which keeps the arguments)', async () => {
+  it('resolves to undefined: the runtime goes on with its own arguments and the next plugins', async () => {
     for (const [, hook] of steps) await expect((hook as (...args: unknown[]) => Promise<unknown>)({ id: 'intro/Screen' })).resolves.toBeUndefined();
   });
 });

@@ -1,11 +1,12 @@
 import type { ModuleFederationRuntimePlugin } from '@module-federation/enhanced/runtime';
-import { yieldToBrowser } from '../scheduling/yield-to-browser';
+import { yieldToBrowser } from '../scheduling/timing';
 
 /**
  * A federation runtime plugin: loading a remote's screen yields to the browser between its steps.
- * Otherwise the runtime initialises the container (sharing negotiation), asks for the screen and
- * evaluates it in the task of the entry script's load event: one long task per remote, and the
- * preload of every remote after the first screen would hold the user's first taps.
+ * Otherwise the runtime initialises the container (sharing negotiation) and asks for the screen in
+ * the task of the entry script's load event, and runs the screen's module in the task its chunk
+ * arrives in: long tasks, and the preload of every remote after the first screen would hold the
+ * user's first taps.
  */
 export function yieldBetweenLoadSteps(): ModuleFederationRuntimePlugin {
   return {
