@@ -157,14 +157,10 @@ export function createRemoteScreens(options: RemoteScreensOptions): RemoteScreen
       const loads: Array<{ name: RemoteName; load: Promise<unknown> }> = [];
       let started = 0;
       for (const name of REMOTE_NAMES) {
-        const loading = pending.get(name);
-        if (loading) loads.push({ name, load: loading });
-        else {
-          // Each remote's load starts in a task of its own: starting them all at once is one long task.
-          if (started++ > 0) await yieldToBrowser();
-          // A navigation in between may have started it already.
-          loads.push({ name, load: pending.get(name) ?? start(name, false) });
-        }
+        // Each remote's load starts in a task of its own (all at once is one long task); a
+        // navigation during the wait may have started it already.
+        if (!pending.has(name) && started++ > 0) await yieldToBrowser();
+        loads.push({ name, load: pending.get(name) ?? start(name, false) });
       }
       await Promise.all(
         loads.map(({ name, load }) =>
