@@ -12,6 +12,7 @@ const globals = require('globals');
 const remotes = require('./tooling/remotes.json');
 
 const remoteDirs = remotes.map((remote) => remote.dir);
+const hostFeatures = require('node:fs').readdirSync(`${__dirname}/host/src/features`);
 
 const appPackages = ['host', ...remoteDirs, 'api'];
 const forbidImportsOf = (packages, why) =>
@@ -76,7 +77,7 @@ module.exports = tseslint.config(
             { target: './host/src/config', from: './host/src/services', message: 'config/ is parsed first and depends on nothing of the host.' },
             { target: './host/src/shell', from: ['./host/src/features', './host/src/app'], message: 'shell/ (services context, document title) sits below features/ and app/.' },
             { target: './host/src/features', from: './host/src/app', message: 'features/ never import app/: app composes features, not the other way round.' },
-            ...['not-found', 'remotes', 'startup'].map((feature) => ({
+            ...hostFeatures.map((feature) => ({
               target: `./host/src/features/${feature}`,
               from: './host/src/features',
               except: [`./${feature}`],

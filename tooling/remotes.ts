@@ -1,20 +1,14 @@
-import list from './remotes.json';
-
 /**
- * The remotes, in one place for every tool (serving, the browser suite, the benchmark; lint and
- * Jest read remotes.json itself): name (the federation name and texts namespace), folder, local
- * port and the route it renders. The host keeps its own runtime list (host/src/config), and a host
- * test checks that both agree.
+ * The remotes, in one place: `tooling/remotes.json` (name: the federation name and texts
+ * namespace; folder; local port; the route its screen renders). Lint and Jest read the JSON
+ * itself; everything else that names a remote is generated from it (`npm run generate`, see
+ * tooling/generate/), this typed list included.
  */
-export type RemoteName = 'intro' | 'signup' | 'thankyou';
+import { REMOTE_LIST } from './remotes.generated';
 
-export interface RemoteApp {
-  readonly name: RemoteName;
-  readonly dir: string;
-  /** Its port under `npm run serve` (the host is on 3000, the API on 3004). */
-  readonly localPort: number;
-  readonly route: string;
-}
+export type { RemoteEntry } from './generate/read-remote-list';
+export type RemoteName = (typeof REMOTE_LIST)[number]['name'];
+export type RemoteApp = (typeof REMOTE_LIST)[number];
 
-export const REMOTES: readonly RemoteApp[] = list as RemoteApp[];
+export const REMOTES: readonly RemoteApp[] = REMOTE_LIST;
 export const REMOTE_NAMES: readonly RemoteName[] = REMOTES.map((remote) => remote.name);

@@ -1,4 +1,4 @@
-import { holdInputUntilTheApp } from './services/prerender/prerendered-screen';
+import { holdInputUntilTheApp } from './features/first-screen/hand-off';
 
 /**
  * The composed page's first script (see toPageTemplate): with a prerendered screen, the app's

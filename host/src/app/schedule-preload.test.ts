@@ -1,4 +1,4 @@
-import { schedulePreload } from './schedule-preload';
+import { PRELOAD_IDLE_TIMEOUT_MS, schedulePreload } from './schedule-preload';
 
 type IdleCallback = (deadline: IdleDeadline) => void;
 
@@ -38,7 +38,7 @@ describe('schedulePreload', () => {
     onFirstScreenRendered();
     onFirstScreenRendered();
     expect(requestIdleCallback).toHaveBeenCalledTimes(1);
-    expect(requestIdleCallback).toHaveBeenCalledWith(expect.any(Function), { timeout: 2000 });
+    expect(requestIdleCallback).toHaveBeenCalledWith(expect.any(Function), { timeout: PRELOAD_IDLE_TIMEOUT_MS });
     expect(preload).not.toHaveBeenCalled();
 
     idle();

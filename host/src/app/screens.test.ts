@@ -2,8 +2,7 @@ import { REMOTES } from '../../../tooling/remotes';
 import { REMOTE_NAMES } from '../config/runtime-config';
 import { remoteForPath } from './screens';
 
-// The host's runtime list of remotes and routes is its own (it ships without the tooling); this
-// keeps it in step with the one list the tooling, the browser suite and the benchmark read.
+// The host's list is generated from tooling/remotes.json; this checks the routes it makes of it.
 describe('the host agrees with tooling/remotes.json', () => {
   it('knows the same remotes, in the same order', () => {
     expect(REMOTE_NAMES).toEqual(REMOTES.map((remote) => remote.name));

@@ -1,11 +1,8 @@
 import type { RemoteName } from '../config/runtime-config';
+import { REMOTES } from '../config/remotes.generated';
 
-/** Every screen: its path, the remote that renders it, and its title's key in `common`. */
-export const SCREENS: ReadonlyArray<{ path: string; remote: RemoteName; titleKey: string }> = [
-  { path: '/', remote: 'intro', titleKey: 'titles.intro' },
-  { path: '/sign-up', remote: 'signup', titleKey: 'titles.signup' },
-  { path: '/thank-you', remote: 'thankyou', titleKey: 'titles.thankyou' },
-];
+/** Every screen: its path and the remote that renders it (tooling/remotes.json, generated). */
+export const SCREENS: ReadonlyArray<{ path: string; remote: RemoteName }> = REMOTES.map(({ name, route }) => ({ path: route, remote: name }));
 
 /** Which remote serves a path, to start loading it before React renders. */
 export function remoteForPath(pathname: string): RemoteName | null {

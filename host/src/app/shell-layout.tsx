@@ -1,7 +1,8 @@
 import { OverlayHost } from '@special-gift/shared/host';
-import { useEffect, useRef, useSyncExternalStore } from 'react';
+import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation } from 'react-router-dom';
+import { useFirstScreenShown } from '../features/first-screen';
 import { useSwipeBack } from '../services/navigation/use-swipe-back';
 import { useHostServices } from '../shell/host-services';
 import './shell-layout.css';
@@ -30,9 +31,9 @@ function useFocusTitleOnNavigation(locationKey: string, page: React.RefObject<HT
 /** The app shell: the current page with its directional enter transition, and the overlay layer. */
 export function ShellLayout() {
   const location = useLocation();
-  const { navigation, overlays, swipeBackEnabled, prerendered } = useHostServices();
+  const { navigation, overlays, swipeBackEnabled } = useHostServices();
   // While the page's prerendered screen is on show where the server put it, this frame is empty.
-  const serverScreenShown = useSyncExternalStore(prerendered.subscribe, prerendered.isShown);
+  const serverScreenShown = useFirstScreenShown();
   const { t } = useTranslation();
   const page = useRef<HTMLDivElement>(null);
   // Entries pushed outside the router all share the key "default": the path tells them apart.

@@ -1,8 +1,9 @@
 import { isLanguage, type Language, type ShellConfig } from '@special-gift/shared';
+import { REMOTES } from './remotes.generated';
 
-/** The names of the remotes the host routes to. Adding a screen means adding it here and in the router. */
-export const REMOTE_NAMES = ['intro', 'signup', 'thankyou'] as const;
-export type RemoteName = (typeof REMOTE_NAMES)[number];
+/** The remotes the host routes to, from tooling/remotes.json (`npm run generate`). */
+export type RemoteName = (typeof REMOTES)[number]['name'];
+export const REMOTE_NAMES: readonly RemoteName[] = REMOTES.map((remote) => remote.name);
 
 /** The host's `config.json`, fetched at start-up so one build runs in every environment. */
 export interface RuntimeConfig extends ShellConfig {

@@ -1,8 +1,5 @@
 import { createContext, useContext, type ReactNode } from 'react';
-import type { ShellApi } from '@special-gift/shared';
 import type { OverlayController } from '@special-gift/shared/host';
-import type { i18n as I18nInstance } from 'i18next';
-import type { PrerenderedScreens } from '../services/prerender/prerendered-screen';
 import type { RemoteScreens } from '../services/remotes/remote-screens';
 import type { ShellNavigation } from '../services/navigation/create-navigation';
 
@@ -13,10 +10,6 @@ export interface HostServices {
   /** Called once the first screen has rendered, to start preloading the others. */
   readonly onFirstScreenRendered: () => void;
   readonly overlays: OverlayController;
-  /** The screen the page arrived with, prerendered, for its route to hydrate. */
-  readonly prerendered: PrerenderedScreens;
-  /** What a screen hydrated in its own React root is given (the main tree provides the same). */
-  readonly screenContext: { readonly shell: ShellApi; readonly i18n: I18nInstance };
   /** Runtime-config override of the swipe-back gesture (default: on for iOS only). */
   readonly swipeBackEnabled: boolean | undefined;
 }

@@ -9,3 +9,12 @@ export function useDocumentTitle(pageTitle: string) {
     document.title = pageTitle ? `${pageTitle} · ${appName}` : appName;
   }, [pageTitle, appName]);
 }
+
+/**
+ * A remote's screen is named by its own texts (`documentTitle` in its namespace), so a team names its
+ * screen without the host; the app's name alone until those texts are in.
+ */
+export function useScreenTitle(namespace: string) {
+  const { t } = useTranslation();
+  useDocumentTitle(t('documentTitle', { ns: namespace, defaultValue: '' }));
+}

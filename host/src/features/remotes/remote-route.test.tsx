@@ -1,10 +1,8 @@
-import { CONTRACT_VERSION, type RemoteScreenModule, type ShellApi } from '@special-gift/shared';
+import { CONTRACT_VERSION, type RemoteScreenModule } from '@special-gift/shared';
 import { createTestShell, renderWithShell, type TestShell } from '@special-gift/shared/testing';
 import { act, fireEvent, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import en from '../../../public/assets/i18n/en.json';
-import i18next from 'i18next';
-import { createPrerenderedScreens } from '../../services/prerender/prerendered-screen';
 import { HostServicesProvider } from '../../shell/host-services';
 import type { RemoteName } from '../../config/runtime-config';
 import { RemoteRoute } from './remote-route';
@@ -33,7 +31,7 @@ function setup() {
 async function renderRoute(
   { remoteScreens, onFirstScreenRendered, shell }: { remoteScreens: RemoteScreens; onFirstScreenRendered: () => void; shell: TestShell },
   name: RemoteName = 'intro',
-  titleKey = 'titles.intro',
+  remoteTexts: Record<string, Record<string, string>> = {},
 ) {
   const services = {
     remoteScreens,
@@ -41,16 +39,14 @@ async function renderRoute(
     overlays: shell.overlays,
     swipeBackEnabled: false,
     navigation: { ...shell.navigation, direction: () => 'root' as const, skipNextTransition: jest.fn() },
-    prerendered: createPrerenderedScreens(undefined),
-    screenContext: { shell: shell as unknown as ShellApi, i18n: i18next }, // not used: nothing is prerendered here
   };
   // Rendered inside an async act so the suspended route can resume when its module arrives.
   await act(async () => {
     renderWithShell(
       <HostServicesProvider services={services}>
-        <RemoteRoute name={name} titleKey={titleKey} />
+        <RemoteRoute name={name} />
       </HostServicesProvider>,
-      { shell, resources: { en: { common: en } }, defaultNS: 'common' },
+      { shell, resources: { en: { common: en, ...remoteTexts } }, defaultNS: 'common' },
     );
   });
 }
@@ -79,11 +75,18 @@ describe('RemoteRoute', () => {
     expect(context.loadRemote).toHaveBeenCalledWith('intro/Screen');
   });
 
-  it('sets the document title from the route title and the app name', async () => {
+  it("sets the document title from the title in the remote's own texts and the app name", async () => {
     const context = setup();
     context.loadRemote.mockResolvedValueOnce(screenModule('Sign-up screen'));
-    await renderRoute(context, 'signup', 'titles.signup');
+    await renderRoute(context, 'signup', { signup: { documentTitle: 'Sign up' } });
     expect(document.title).toBe('Sign up · Special Gift');
+  });
+
+  it("is titled with the app name alone while the remote's texts are not in", async () => {
+    const context = setup();
+    context.loadRemote.mockReturnValueOnce(new Promise(() => undefined));
+    await renderRoute(context, 'signup');
+    expect(document.title).toBe('Special Gift');
   });
 
   it('renders a preloaded screen at once, without a loading state', async () => {
@@ -97,13 +100,11 @@ describe('RemoteRoute', () => {
       overlays: context.shell.overlays,
       swipeBackEnabled: false,
       navigation: { ...context.shell.navigation, direction: () => 'root' as const, skipNextTransition: jest.fn() },
-      prerendered: createPrerenderedScreens(undefined),
-      screenContext: { shell: context.shell as unknown as ShellApi, i18n: i18next }, // not used: nothing is prerendered here
     };
     // A synchronous render: nothing may suspend.
     renderWithShell(
       <HostServicesProvider services={services}>
-        <RemoteRoute name="intro" titleKey="titles.intro" />
+        <RemoteRoute name="intro" />
       </HostServicesProvider>,
       { shell: context.shell, resources: { en: { common: en } }, defaultNS: 'common' },
     );

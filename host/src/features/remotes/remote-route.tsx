@@ -2,9 +2,8 @@ import { Button, StatusView, type RemoteScreenModule } from '@special-gift/share
 import { Suspense, use, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useHostServices } from '../../shell/host-services';
-import { useDocumentTitle } from '../../shell/use-document-title';
+import { useScreenTitle } from '../../shell/use-document-title';
 import type { RemoteName } from '../../config/runtime-config';
-import { PrerenderedRoute } from './prerendered-route';
 import { RemoteErrorBoundary } from './remote-error-boundary';
 import { SLOW_NOTICE_MS } from '../../services/remotes/remote-screens';
 
@@ -44,29 +43,20 @@ function ScreenLoading({ onRetry }: { onRetry: () => void }) {
 
 interface RemoteRouteProps {
   name: RemoteName;
-  titleKey: string;
+  /** A load already under way (the first screen's, which failed: its error screen shows at once). */
+  initialLoading?: Promise<RemoteScreenModule>;
 }
 
-/** One route's remote screen, with its loading state and its own error screen and retry. */
-export function RemoteRoute(props: RemoteRouteProps) {
-  const { prerendered } = useHostServices();
-  // The page may have come with this route's screen already rendered (see PrerenderedRoute).
-  const screen = prerendered.claim(props.name);
-  if (screen) {
-    return <PrerenderedRoute key={props.name} screen={screen} titleKey={props.titleKey} renderOnClient={(failedLoad) => <RemoteRouteAttempts {...props} initialLoading={failedLoad} />} />;
-  }
-  // Keyed by remote: two routes' elements share this component type and position, so without the
-  // key a route change could keep the previous remote's load.
-  return <RemoteRouteAttempts key={props.name} {...props} />;
-}
-
-function RemoteRouteAttempts({ name, titleKey, initialLoading }: RemoteRouteProps & { initialLoading?: Promise<RemoteScreenModule> }) {
-  const { t } = useTranslation();
-  useDocumentTitle(t(titleKey));
+/**
+ * One route's remote screen, rendered in the browser, with its loading state and its own error
+ * screen and retry. One load per attempt, held here (this component stays mounted while the
+ * screen suspends), so a failure shows the error screen once instead of re-rendering into a new
+ * load. Try again (on the error screen, or while a slow load is still under way) starts a fresh
+ * attempt at once.
+ */
+export function RemoteRoute({ name, initialLoading }: RemoteRouteProps) {
+  useScreenTitle(name);
   const { remoteScreens } = useHostServices();
-  // One load per attempt, held here (this component stays mounted while the screen suspends), so a
-  // failure shows the error screen once instead of re-rendering into a new load. Try again (on the
-  // error screen, or while a slow load is still under way) starts a fresh attempt at once.
   const [attempt, setAttempt] = useState(() => ({ key: 0, loading: initialLoading ?? remoteScreens.load(name) }));
   const retry = () => setAttempt((current) => ({ key: current.key + 1, loading: remoteScreens.retry(name) }));
   return (

@@ -47,7 +47,7 @@ describe('createI18n', () => {
 
     expect(i18n.current()).toBe('fr');
     expect(i18n.languages).toEqual(['en', 'fr', 'ar']);
-    expect(i18n.instance.t('titles.intro')).toBe('Bienvenue');
+    expect(i18n.instance.t('titles.notFound')).toBe('Page introuvable');
     expect(fetchedUrls()).toEqual(expect.arrayContaining(['/assets/i18n/fr.json', '/assets/i18n/en.json']));
     expect(document.documentElement).toHaveAttribute('lang', 'fr');
     expect(document.documentElement).toHaveAttribute('dir', 'ltr');
@@ -72,17 +72,17 @@ describe('createI18n', () => {
     const i18n = await createI18n({ storage: createMemoryStorage({ language: 'ar' }), defaultLanguage: 'en', browserLanguages: [] });
     expect(document.documentElement).toHaveAttribute('lang', 'ar');
     expect(document.documentElement).toHaveAttribute('dir', 'rtl');
-    expect(i18n.instance.t('titles.intro')).toBe(ar.titles.intro);
+    expect(i18n.instance.t('titles.notFound')).toBe(ar.titles.notFound);
   });
 
   it('changeLanguage switches the texts, stores the choice and updates <html lang dir>', async () => {
     const storage = createMemoryStorage();
     const i18n = await createI18n({ storage, defaultLanguage: 'en', browserLanguages: ['en-GB'] });
-    expect(i18n.instance.t('titles.signup')).toBe('Sign up');
+    expect(i18n.instance.t('titles.notFound')).toBe('Page not found');
 
     await i18n.changeLanguage('ar');
     expect(i18n.current()).toBe('ar');
-    expect(i18n.instance.t('titles.signup')).toBe(ar.titles.signup);
+    expect(i18n.instance.t('titles.notFound')).toBe(ar.titles.notFound);
     expect(storage.set).toHaveBeenCalledWith(LANGUAGE_STORAGE_KEY, 'ar');
     expect(storage.data.get(LANGUAGE_STORAGE_KEY)).toBe('ar');
     expect(document.documentElement).toHaveAttribute('lang', 'ar');
@@ -213,7 +213,7 @@ describe('createI18n: each namespace loads and fails on its own', () => {
     await i18n.loadNamespace('intro', 'https://intro.example/');
     await i18n.changeLanguage('fr');
     expect(i18n.current()).toBe('fr');
-    expect(i18n.instance.t('titles.intro')).toBe(fr.titles.intro);
+    expect(i18n.instance.t('titles.notFound')).toBe(fr.titles.notFound);
     expect(i18n.instance.t('headline', { ns: 'intro' })).toBe(introEn.headline);
     warn.mockRestore();
   });

@@ -5,29 +5,31 @@ import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 're
 import { createPortal } from 'react-dom';
 import { hydrateRoot, type Root } from 'react-dom/client';
 import { useTranslation } from 'react-i18next';
-import type { PrerenderedScreen } from '../../services/prerender/prerendered-screen';
 import { SLOW_NOTICE_MS } from '../../services/remotes/remote-screens';
 import { useHostServices } from '../../shell/host-services';
-import { useDocumentTitle } from '../../shell/use-document-title';
+import { useScreenTitle } from '../../shell/use-document-title';
+import { useFirstScreen } from './first-screen-context';
+import type { PrerenderedScreen } from './first-screen';
 
-interface PrerenderedRouteProps {
+interface FirstScreenRouteProps {
   screen: PrerenderedScreen;
-  titleKey: string;
   /** The route as without prerendering, given the load that failed (its error screen shows at once). */
   renderOnClient: (failedLoad: Promise<RemoteScreenModule>) => ReactNode;
 }
 
 /**
- * The first route's screen as the page brought it: the server's HTML stays where it is (the
- * shell's own page frame is hidden meanwhile, see ShellLayout) and, once the screen's code and
- * texts have arrived, its own React root hydrates it with the shell's services, and what the user
- * did meanwhile is replayed. A load that is slow says so over the screen's footer, with Try again;
- * one that fails (or passes the bound) gives the route's usual error screen.
+ * Steps 4 to 6 (README.md): the first route's screen as the page brought it. Once the screen's
+ * code and texts have arrived, its own React root hydrates the server's HTML with the shell's
+ * services, and what the user did meanwhile is replayed. A load that is slow says so over the
+ * screen's footer, with Try again; one that fails (or passes the bound) gives the route's usual
+ * error screen.
  */
-export function PrerenderedRoute({ screen, titleKey, renderOnClient }: PrerenderedRouteProps) {
+export function FirstScreenRoute({ screen, renderOnClient }: FirstScreenRouteProps) {
   const { t } = useTranslation();
-  useDocumentTitle(t(titleKey));
-  const { remoteScreens, screenContext, prerendered, onFirstScreenRendered } = useHostServices();
+  useScreenTitle(screen.remote);
+  const { remoteScreens, onFirstScreenRendered } = useHostServices();
+  const firstScreen = useFirstScreen();
+  const { screenContext } = firstScreen;
   const root = useRef<Root | undefined>(undefined);
   const [loading, setLoading] = useState(() => remoteScreens.load(screen.remote));
   const [hydrated, setHydrated] = useState(false);
@@ -37,12 +39,12 @@ export function PrerenderedRoute({ screen, titleKey, renderOnClient }: Prerender
   // Leaving the route: the server's frame goes in the same paint as the next screen comes (a
   // layout effect); the screen's own root is unmounted after that commit (another root may not be
   // unmounted inside one).
-  useLayoutEffect(() => () => prerendered.release(), [prerendered]);
+  useLayoutEffect(() => () => firstScreen.release(), [firstScreen]);
   useEffect(() => () => root.current?.unmount(), []);
   // A failed load shows the route's error screen in the shell's frame, in the same paint.
   useLayoutEffect(() => {
-    if (failedLoad) prerendered.release();
-  }, [failedLoad, prerendered]);
+    if (failedLoad) firstScreen.release();
+  }, [failedLoad, firstScreen]);
 
   useEffect(() => {
     if (hydrated) return undefined;

@@ -1,7 +1,7 @@
 import { act, useState, type FormEvent } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
-import { captureUserInput } from './replay-user-input';
+import { captureUserInput } from './user-input';
 
 function Form({ onSubmit, onTap }: { onSubmit: (values: { name: string; city: string; agreed: boolean }) => void; onTap: () => void }) {
   const [name, setName] = useState('');

@@ -1,0 +1,60 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DERIVED_FILES } from './derived-files';
+import { readRemoteList, type RemoteEntry } from './read-remote-list';
+
+const root = join(__dirname, '..', '..');
+
+describe('the files derived from tooling/remotes.json', () => {
+  it.each(Object.keys(DERIVED_FILES))('%s is what the list generates (run `npm run generate`)', (path) => {
+    expect(readFileSync(join(root, path), 'utf8')).toBe(DERIVED_FILES[path]?.(readRemoteList()));
+  });
+
+  it.each(Object.keys(DERIVED_FILES))('%s says it is generated', (path) => {
+    expect(readFileSync(join(root, path), 'utf8').split('\n', 1)[0]).toMatch(/Generated from tooling\/remotes\.json .*do not edit/);
+  });
+
+  describe('with a fourth remote added to the list', () => {
+    const rewards: RemoteEntry = { name: 'rewards', dir: 'remote-rewards', localPort: 3005, route: '/rewards' };
+    const withFourth = (): RemoteEntry[] => {
+      const file = join(mkdtempSync(join(tmpdir(), 'remotes-')), 'remotes.json');
+      writeFileSync(file, JSON.stringify([...readRemoteList(), rewards]));
+      return readRemoteList(file);
+    };
+    // What each derived file must say of the new remote, beside what it says of the others.
+    const expected: Record<string, (remote: RemoteEntry) => string> = {
+      'host/src/config/remotes.generated.ts': (remote) => `{ name: '${remote.name}', route: '${remote.route}' },`,
+      'tooling/remotes.generated.ts': (remote) => `{ name: '${remote.name}', dir: '${remote.dir}', localPort: ${remote.localPort}, route: '${remote.route}' },`,
+      'bench/monolith/screens.generated.ts': (remote) =>
+        `'${remote.name}/Screen': () => import(/* webpackChunkName: "remotes/${remote.name}/remoteEntry" */ '../../${remote.dir}/src/exposed-screen'),`,
+    };
+
+    it('every derived file has a check here', () => {
+      expect(Object.keys(expected).sort()).toEqual(Object.keys(DERIVED_FILES).sort());
+    });
+
+    it.each(Object.keys(DERIVED_FILES))('%s names all four', (path) => {
+      const remotes = withFourth();
+      const lines = DERIVED_FILES[path]?.(remotes).split('\n') ?? [];
+      for (const remote of remotes) expect(lines.map((line) => line.trim())).toContain(expected[path]?.(remote));
+    });
+  });
+
+  describe('the list itself', () => {
+    const write = (list: unknown) => {
+      const file = join(mkdtempSync(join(tmpdir(), 'remotes-')), 'remotes.json');
+      writeFileSync(file, JSON.stringify(list));
+      return file;
+    };
+    const intro = { name: 'intro', dir: 'remote-intro', localPort: 3001, route: '/' };
+
+    it('refuses two remotes with the same route, and says which field', () => {
+      expect(() => readRemoteList(write([intro, { ...intro, name: 'other', dir: 'remote-other', localPort: 3009 }]))).toThrow(/another remote has the same "route"/);
+    });
+
+    it('refuses a name that cannot be a federation name or a namespace', () => {
+      expect(() => readRemoteList(write([{ ...intro, name: 'Sign-Up' }]))).toThrow(/"name" is lower-case letters and digits/);
+    });
+  });
+});
