@@ -20,6 +20,8 @@ import { EMPTY_VALUES, fieldId, hasAnyValue, type SignUpValues } from './sign-up
 
 
 const DRAFT_SAVE_DELAY_MS = 300;
+/** A failed draft save is said for longer than a passing toast: the user may need to act on it. */
+const DRAFT_SAVE_FAILED_TOAST_MS = 6000;
 
 function focusFirstInvalid(errors: SignUpErrors) {
   const first = SIGN_UP_FIELDS.find((field) => errors[field]);
@@ -86,7 +88,7 @@ export function useSignUpForm() {
       writeDraft(storage, draft).catch(() => {
         if (saveFailureShown.current) return;
         saveFailureShown.current = true;
-        void overlays.toast({ message: t('draftSaveFailed'), duration: 6000 });
+        void overlays.toast({ message: t('draftSaveFailed'), duration: DRAFT_SAVE_FAILED_TOAST_MS });
       });
     }, DRAFT_SAVE_DELAY_MS);
     return () => window.clearTimeout(timer);

@@ -7,6 +7,9 @@ import { useSwipeBack } from '../services/navigation/use-swipe-back';
 import { useHostServices } from '../shell/host-services';
 import './shell-layout.css';
 
+/** How long focus waits for a new page's title (a screen still loading): about 2 s of frames. */
+const TITLE_FOCUS_MAX_FRAMES = 120;
+
 /** Moves focus to the new page's title after a navigation, so screen readers announce the page. */
 function useFocusTitleOnNavigation(locationKey: string, page: React.RefObject<HTMLDivElement | null>) {
   const first = useRef(true);
@@ -21,7 +24,7 @@ function useFocusTitleOnNavigation(locationKey: string, page: React.RefObject<HT
     const tryFocus = () => {
       const title = page.current?.querySelector<HTMLElement>('[data-page-title]');
       if (title) title.focus({ preventScroll: true });
-      else if (frames++ < 120) handle = requestAnimationFrame(tryFocus);
+      else if (frames++ < TITLE_FOCUS_MAX_FRAMES) handle = requestAnimationFrame(tryFocus);
     };
     handle = requestAnimationFrame(tryFocus);
     return () => cancelAnimationFrame(handle);

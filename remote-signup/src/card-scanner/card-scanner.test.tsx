@@ -3,7 +3,7 @@ import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import en from '../../public/assets/i18n/en.json';
 import { CardScanner, type CardScanOutcome } from './card-scanner';
-import { createFakeCamera } from './fake-camera';
+import { createFakeCamera } from '../../test/support/fake-camera';
 import type { QrDetector } from './qr-detector';
 
 const resources = { en: { signup: en } };

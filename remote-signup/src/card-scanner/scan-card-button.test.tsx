@@ -3,7 +3,7 @@ import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import en from '../../public/assets/i18n/en.json';
 import { SignUpScreen } from '../sign-up-screen';
-import { createFakeCamera, type FakeCamera } from './fake-camera';
+import { createFakeCamera, type FakeCamera } from '../../test/support/fake-camera';
 
 const resources = { en: { signup: en } };
 const CODE = VALID_TEST_CARD_CODES[0];

@@ -1,6 +1,6 @@
 import { act, render, screen } from '@testing-library/react';
 import { useState } from 'react';
-import { createFakeCamera, fakeStream, type FakeCamera } from './fake-camera';
+import { createFakeCamera, fakeStream, type FakeCamera } from '../../test/support/fake-camera';
 import { CAMERA_CONSTRAINTS, useCamera, type CameraEnvironment } from './use-camera';
 
 function Probe({ environment }: { environment: CameraEnvironment }) {

@@ -42,6 +42,17 @@ describe('showStartupFailure', () => {
     expect(document.documentElement).toHaveAttribute('dir', 'rtl');
   });
 
+  it("speaks the language the user chose in the app (the page's cookie), over the browser's", () => {
+    document.cookie = 'sg_lang=ar; Path=/';
+    try {
+      const { alert } = show(['fr-FR', 'en']);
+      expect(within(alert).getByRole('heading', { name: 'تعذّر تشغيل Special Gift' })).toBeInTheDocument();
+      expect(document.documentElement).toHaveAttribute('dir', 'rtl');
+    } finally {
+      document.cookie = 'sg_lang=; Path=/; Max-Age=0';
+    }
+  });
+
   it('focuses the retry button, which calls retry once however often it is pressed', async () => {
     const { retry } = show(['en-GB']);
     const button = screen.getByRole('button', { name: 'Try again' });

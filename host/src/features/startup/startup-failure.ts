@@ -1,30 +1,26 @@
+import type { Language } from '@special-gift/shared';
+import { chooseLanguage, LANGUAGE_COOKIE, textDirection } from '@special-gift/shared/composition';
 import './startup-failure.css';
 
 /**
  * The message shown when the app cannot start (config, storage or code failed to load). It must
- * work before React, i18n or any shared module loads, so it is plain DOM with its own few texts.
+ * work before React, i18n or the federated share loads, so it is plain DOM with its own few texts.
  */
-const TEXTS = {
+const TEXTS: Record<Language, { title: string; message: string; retry: string }> = {
   en: { title: 'Special Gift could not start', message: 'Check your connection, then try again.', retry: 'Try again' },
   fr: { title: 'Special Gift n’a pas pu démarrer', message: 'Vérifiez votre connexion, puis réessayez.', retry: 'Réessayer' },
   ar: { title: 'تعذّر تشغيل Special Gift', message: 'تحقّق من اتصالك ثم أعد المحاولة.', retry: 'إعادة المحاولة' },
-} as const;
+};
 
-type Lang = keyof typeof TEXTS;
-
-function pickLanguage(languages: readonly string[]): Lang {
-  for (const tag of languages) {
-    const primary = tag.toLowerCase().split('-')[0];
-    if (primary === 'en' || primary === 'fr' || primary === 'ar') return primary;
-  }
-  return 'en';
-}
+/** The stored choice as the page's cookie mirrors it (storage itself may be what failed). */
+const chosenLanguage = () => new RegExp(`(?:^|; )${LANGUAGE_COOKIE}=([^;]*)`).exec(document.cookie)?.[1];
 
 export function showStartupFailure(root: HTMLElement, retry: () => void, languages: readonly string[] = navigator.languages): void {
-  const lang = pickLanguage(languages);
+  // The app's language rule; the runtime config's default may be what could not be read.
+  const lang = chooseLanguage(chosenLanguage(), languages, 'en');
   const texts = TEXTS[lang];
   document.documentElement.lang = lang;
-  document.documentElement.dir = lang === 'ar' ? 'rtl' : 'ltr';
+  document.documentElement.dir = textDirection(lang);
 
   const section = document.createElement('section');
   section.className = 'sg-startup-failure';

@@ -1,6 +1,6 @@
 // TEST SUPPORT ONLY: a camera for jsdom, which has none. Streams and tracks behave like the
 // browser's in what the scanner relies on: stop() ends a track for good, `ended` can be fired.
-import type { CameraEnvironment } from './use-camera';
+import type { CameraEnvironment } from '../../src/card-scanner/use-camera';
 
 export class FakeTrack extends EventTarget {
   readyState: MediaStreamTrackState = 'live';
