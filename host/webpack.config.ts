@@ -3,7 +3,6 @@ import federation from './module-federation.config';
 
 export default createWebpackConfig({
   appDir: __dirname,
-  port: 3000,
   entry: './src/main.ts',
   pageLoader: './src/page-loader.ts',
   federation,

@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { SUPPORTED_LANGUAGES } from '@special-gift/shared';
 import { DERIVED_FILES } from './derived-files';
 import { readRemoteList, type RemoteEntry } from './read-remote-list';
 
@@ -38,6 +39,23 @@ describe('the files derived from tooling/remotes.json', () => {
       const remotes = withFourth();
       const lines = DERIVED_FILES[path]?.(remotes).split('\n') ?? [];
       for (const remote of remotes) expect(lines.map((line) => line.trim())).toContain(expected[path]?.(remote));
+    });
+  });
+
+  // What a remote's own folder says of itself, checked rather than generated: its team owns it.
+  describe.each(readRemoteList())("$dir's folder agrees with its entry", ({ name, dir }) => {
+    it('its federation name is the entry\'s name', async () => {
+      const federation = ((await import(join(root, dir, 'module-federation.config.ts'))) as { default: { name?: string } }).default;
+      expect(federation.name).toBe(name);
+    });
+
+    it('its screen says its texts are in the namespace of that name', () => {
+      expect(readFileSync(join(root, dir, 'src', 'exposed-screen.ts'), 'utf8')).toMatch(new RegExp(`namespace: '${name}'`));
+    });
+
+    it.each([...SUPPORTED_LANGUAGES])('its %s texts name the screen (documentTitle)', (language) => {
+      const texts = JSON.parse(readFileSync(join(root, dir, 'public', 'assets', 'i18n', `${language}.json`), 'utf8')) as { documentTitle?: unknown };
+      expect(typeof texts.documentTitle === 'string' && texts.documentTitle.trim() !== '').toBe(true);
     });
   });
 

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/webpack';
 import type { moduleFederationPlugin } from '@module-federation/enhanced';
 import CopyWebpackPlugin from 'copy-webpack-plugin';
@@ -7,6 +7,8 @@ import HtmlWebpackPlugin from 'html-webpack-plugin';
 import MiniCssExtractPlugin from 'mini-css-extract-plugin';
 import type { Configuration } from 'webpack';
 import type { Configuration as DevServerConfiguration } from 'webpack-dev-server';
+import { REMOTES } from '../remotes';
+import { LOCAL_PORTS } from '../serve/local-topology';
 import { sharedSingletons } from './shared-dependencies';
 
 export type FederationConfig = moduleFederationPlugin.ModuleFederationPluginOptions;
@@ -14,8 +16,6 @@ export type FederationConfig = moduleFederationPlugin.ModuleFederationPluginOpti
 export interface AppBuildOptions {
   /** The app's folder (pass `__dirname`). */
   appDir: string;
-  /** Port of the app's dev server (`npm start` in the app). */
-  port: number;
   /** The app's own federation settings: `name`, and `exposes` for a remote. */
   federation: FederationConfig;
   /** Module that boots the page: the host's shell (`src/index.html`), or a remote's dev shell (dev only). */
@@ -69,6 +69,12 @@ function runtimeProviderAlias(): Record<string, string> {
  * The one webpack config every app uses. A remote's production build emits only its container
  * (`remoteEntry.js`, `mf-manifest.json`, chunks, `assets/`); the page entry is for its dev server.
  */
+/** The app's dev server (`npm start` in it) listens where `npm run up` serves it. */
+function localPortOf(appDir: string): number {
+  const remote = REMOTES.find((candidate) => candidate.dir === basename(appDir));
+  return remote ? remote.localPort : LOCAL_PORTS.host;
+}
+
 export function createWebpackConfig(options: AppBuildOptions) {
   return (_env: unknown, argv: WebpackArgv): AppConfiguration | Configuration[] => {
     const app = appConfig(options, argv);
@@ -155,7 +161,7 @@ function appConfig(options: AppBuildOptions, argv: WebpackArgv): AppConfiguratio
       ...(existsSync(publicDir) ? [new CopyWebpackPlugin({ patterns: [{ from: publicDir, to: '.' }] })] : []),
     ],
     devServer: {
-      port: options.port,
+      port: localPortOf(options.appDir),
       historyApiFallback: true,
       // Remotes are fetched cross-origin by the host.
       headers: { 'Access-Control-Allow-Origin': '*' },
