@@ -13,9 +13,7 @@ import type { ShellApi } from '../contract/shell';
 import type { KeyValueStorage } from '../contract/storage';
 import { CONTRACT_VERSION } from '../contract/version';
 import { ShellProvider } from '../react/shell-context';
-import { createOverlayController } from '../ui/overlays/overlay-controller';
-import { OverlayHost } from '../ui/overlays/overlay-host';
-import type { OverlayController, OverlayLabels } from '../ui/overlays/overlay-types';
+import { createOverlayController, OverlayHost, type OverlayController, type OverlayLabels } from '../host';
 import { installTopLayerPolyfill } from '../ui/overlays/test-support';
 
 export const TEST_CONFIG: ShellConfig = {
