@@ -14,7 +14,7 @@ import type { KeyValueStorage } from '../contract/storage';
 import { CONTRACT_VERSION } from '../contract/version';
 import { ShellProvider } from '../react/shell-context';
 import { createOverlayController, OverlayHost, type OverlayController, type OverlayLabels } from '../host';
-import { installTopLayerPolyfill } from '../ui/overlays/test-support';
+import { installTopLayerPolyfill } from './top-layer-polyfill';
 
 export const TEST_CONFIG: ShellConfig = {
   apiBase: '/api/v1',
