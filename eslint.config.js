@@ -15,6 +15,8 @@ const remoteDirs = remotes.map((remote) => remote.dir);
 const hostFeatures = require('node:fs').readdirSync(`${__dirname}/host/src/features`);
 
 const appPackages = ['host', ...remoteDirs, 'api'];
+/** The browser apps' shipped code: every source file but the tests (shared's test-only folder aside). */
+const productionSources = ['host/src', ...remoteDirs.map((dir) => `${dir}/src`), 'shared/src/!(testing)'].map((dir) => `./${dir}/**/!(*.test).{ts,tsx}`);
 const forbidImportsOf = (packages, why) =>
   packages.flatMap((pkg) => [
     { group: [`**/${pkg}/**`, `@special-gift/${pkg}`, `@special-gift/${pkg}/**`], message: why },
@@ -87,6 +89,9 @@ module.exports = tseslint.config(
             { target: ['./host', './api'], from: remoteDirs.map((dir) => `./${dir}`), message: 'Remotes are loaded at runtime through federation, never imported.' },
             { target: './api', from: ['./host', ...remoteDirs.map((dir) => `./${dir}`)], message: 'The API imports no app; it shares only @special-gift/shared.' },
             { target: './tooling', from: ['./host', ...remoteDirs.map((dir) => `./${dir}`), './api', './bench', './e2e'], message: 'tooling/ is what the apps build with; it imports no app (bench/ and e2e/ may).' },
+            // shared/: a folder per export subpath, federated, bundled or test-only (shared/README.md).
+            { target: './shared/src/contract', from: ['./shared/src/host', './shared/src/dev-shell', './shared/src/composition', './shared/src/testing'], message: 'The federated contract carries no shell implementation, composition or test code: what it imports rides in every page.' },
+            { target: productionSources, from: './shared/src/testing', message: 'shared/src/testing (@special-gift/shared/testing, /testing/cards) is test-only: only tests import it.' },
           ],
         },
       ],

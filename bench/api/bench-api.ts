@@ -11,7 +11,7 @@ import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { makeTestCardCode } from '@special-gift/shared/test-cards';
+import { makeTestCardCode } from '@special-gift/shared/testing/cards';
 import { REPO_ROOT } from '../../tooling/serve/local-topology';
 
 const CLIENT_COUNTS = [1, 8, 32];

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { makeTestCardCode } from '@special-gift/shared/test-cards';
+import { makeTestCardCode } from '@special-gift/shared/testing/cards';
 
 /** A fresh valid card code (random payload + Luhn check digit): each sign-up needs its own card. */
 export const newCardCode = (): string => makeTestCardCode(Math.floor(Math.random() * 1e15));

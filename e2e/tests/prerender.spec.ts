@@ -1,7 +1,7 @@
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FRAGMENT_CACHE_SECONDS, FRAGMENT_TIMEOUT_MS } from '@special-gift/shared/composition';
+import { FRAGMENT_CACHE_SECONDS, FRAGMENT_TIMEOUT_MS } from '../../tooling/compose/composition';
 import { REPO_ROOT } from '../../tooling/serve/local-topology';
 import { startStaticServer } from '../../tooling/serve/static-server';
 import { buildRemoteVariant, removeRemoteVariant, setEnglishText } from '../support/build-variant';

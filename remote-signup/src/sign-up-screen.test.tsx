@@ -1,5 +1,6 @@
 import { HttpError, SIGN_UP_RESULT_STORAGE_KEY, type ApiErrorBody, type SignUpResult } from '@special-gift/shared';
-import { createTestShell, renderWithShell, VALID_TEST_CARD_CODES, type TestShell } from '@special-gift/shared/testing';
+import { createTestShell, renderWithShell, type TestShell } from '@special-gift/shared/testing';
+import { VALID_TEST_CARD_CODES } from '@special-gift/shared/testing/cards';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent, { type UserEvent } from '@testing-library/user-event';
 import en from '../public/assets/i18n/en.json';

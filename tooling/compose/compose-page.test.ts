@@ -1,5 +1,5 @@
-import { FRAGMENT_CACHE_SECONDS, FRAGMENT_TIMEOUT_MS, toPageTemplate } from '@special-gift/shared/composition';
 import { createPageComposer, createScreenFiles, pageVariables, remoteBase } from './compose-page';
+import { FRAGMENT_CACHE_SECONDS, FRAGMENT_TIMEOUT_MS, toPageTemplate } from './composition';
 
 const INDEX = '<!doctype html><html lang=en dir=ltr><head><title>Special Gift</title><script defer src=/main.1.js></script></head><body><div id=root></div></body></html>';
 const TEMPLATE = toPageTemplate(INDEX, 1, '/page-loader.1.js');

@@ -1,17 +1,7 @@
 import { isLanguage, type Language } from '@special-gift/shared';
-import {
-  acceptedLanguages,
-  chooseLanguage,
-  FRAGMENT_CACHE_SECONDS,
-  FRAGMENT_TIMEOUT_MS,
-  fragmentFile,
-  LANGUAGE_COOKIE,
-  PAGE_VARIABLES,
-  SCREEN_FILES_PREFIX,
-  SCREEN_INCLUDE_PREFIX,
-  textDirection,
-} from '@special-gift/shared/composition';
+import { acceptedLanguages, chooseLanguage, LANGUAGE_COOKIE, textDirection } from '@special-gift/shared/composition';
 import { REMOTES, type RemoteName } from '../remotes';
+import { FRAGMENT_CACHE_SECONDS, FRAGMENT_TIMEOUT_MS, fragmentFile, PAGE_VARIABLES, SCREEN_FILES_PREFIX, SCREEN_INCLUDE_PREFIX } from './composition';
 import { renderSsi } from './ssi';
 
 export interface PageRequest {

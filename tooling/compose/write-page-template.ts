@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CONTRACT_VERSION } from '@special-gift/shared';
-import { PAGE_TEMPLATE_FILE, toPageTemplate } from '@special-gift/shared/composition';
+import { PAGE_TEMPLATE_FILE, toPageTemplate } from './composition';
 
 const dist = join(process.cwd(), 'dist');
 const loaders = readdirSync(dist).filter((file) => /^page-loader\.[0-9a-f]+\.js$/.test(file));

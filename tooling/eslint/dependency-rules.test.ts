@@ -21,6 +21,9 @@ const violations = [
   ['the host importing a remote', 'host/src/app', "import { meta } from '../../../../remote-intro/src/exposed-screen';", 'never imported'],
   ['the API importing an app', 'api/src', "import { boot } from '../../../host/src/app/bootstrap';", 'imports no app'],
   ['tooling importing the benchmark', 'tooling', "import { measureFirstRender } from '../../bench/first-render';", 'imports no app'],
+  ['the federated contract importing a shell implementation', 'shared/src/contract', "import { createHttpClient } from '../../host';", 'federated contract carries no'],
+  ['a remote’s shipped code importing the test shell', 'remote-signup/src', "import { createTestShell } from '@special-gift/shared/testing';", 'test-only'],
+  ['shared’s shipped code importing the test card codes', 'shared/src/validation', "import { VALID_TEST_CARD_CODES } from '../../testing/cards';", 'test-only'],
 ] as const;
 
 /** Rules of `no-restricted-imports` (package boundaries), checked the same way. */
@@ -28,7 +31,7 @@ const packageViolations = [
   ['a remote importing the host’s implementations', 'remote-signup/src', "import { createHttpClient } from '@special-gift/shared/host';", 'implementations are the host'],
   ['a remote importing the router', 'remote-intro/src', "import { useNavigate } from 'react-router-dom';", 'never a router'],
   ['a remote importing another remote', 'remote-thankyou/src', "import { meta } from '../../../remote-intro/src/exposed-screen';", 'only on @special-gift/shared'],
-  ['shared importing an app', 'shared/src/ui', "import { boot } from '../../../../host/src/app/bootstrap';", 'imports no app code'],
+  ['shared importing an app', 'shared/src/contract', "import { boot } from '../../../../host/src/app/bootstrap';", 'imports no app code'],
 ] as const;
 
 const probes: Record<string, string> = {
@@ -38,6 +41,8 @@ const probes: Record<string, string> = {
   [join('host/src/services', PROBE, 'cycle-b.ts')]: "import { a } from './cycle-a';\nexport const b = () => a;\n",
   [join('host/src/features/remotes', PROBE, 'allowed.ts')]:
     "import { useHostServices } from '../../../shell/host-services';\nimport { RemoteLoadError } from '../../../services/remotes/remote-load-error';\nexport const allowed = [useHostServices, RemoteLoadError];\n",
+  [join('shared/src/validation', PROBE, 'allowed.test.ts')]:
+    "import { createTestShell } from '@special-gift/shared/testing';\nimport { VALID_TEST_CARD_CODES } from '../../testing/cards';\nexport const allowed = [createTestShell, VALID_TEST_CARD_CODES];\n",
 };
 
 let messagesByFile: Map<string, string[]>;
@@ -77,5 +82,9 @@ describe('dependency rules (eslint.config.js)', () => {
 
   it('accepts the allowed direction: a feature using the shell and a service', () => {
     expect(messagesByFile.get(join('host/src/features/remotes', PROBE, 'allowed.ts'))).toEqual([]);
+  });
+
+  it('accepts a test importing the test-only code', () => {
+    expect(messagesByFile.get(join('shared/src/validation', PROBE, 'allowed.test.ts'))).toEqual([]);
   });
 });

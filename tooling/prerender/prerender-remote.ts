@@ -17,12 +17,13 @@ import {
   type Language,
   type RemoteScreenModule,
 } from '@special-gift/shared';
-import { fragmentFile, SCREEN_ATTRIBUTE, SCREEN_FILES_ECHO, SCREEN_ID_PREFIX, SCREEN_LANGUAGE_ATTRIBUTE } from '@special-gift/shared/composition';
+import { SCREEN_ATTRIBUTE, SCREEN_ID_PREFIX, SCREEN_LANGUAGE_ATTRIBUTE } from '@special-gift/shared/composition';
 import { ScreenRoot } from '@special-gift/shared/host';
 import i18next from 'i18next';
 import { createElement, type ReactNode } from 'react';
 import { prerenderToNodeStream } from 'react-dom/static';
 import { initReactI18next } from 'react-i18next';
+import { fragmentFile, SCREEN_FILES_ECHO } from '../compose/composition';
 import { REMOTES } from '../remotes';
 import { createPrerenderShell } from './prerender-shell';
 

@@ -3,10 +3,10 @@ import { readFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import { join } from 'node:path';
 import { FALLBACK_LANGUAGE, isLanguage, type Language } from '@special-gift/shared';
-import { PAGE_TEMPLATE_FILE, SCREEN_FILES_PREFIX } from '@special-gift/shared/composition';
 import express, { type Response } from 'express';
 import { createProxyMiddleware } from 'http-proxy-middleware';
 import { createPageComposer, createScreenFiles } from '../compose/compose-page';
+import { PAGE_TEMPLATE_FILE, SCREEN_FILES_PREFIX } from '../compose/composition';
 import type { RemoteName } from '../remotes';
 
 export interface StaticServerOptions {

@@ -2,7 +2,7 @@ import { API_ERROR_CODES } from '@special-gift/shared/api';
 import net from 'node:net';
 import { startTestServer, type TestServer } from '../test-support/test-server';
 import { postSignUp, XSRF_HEADERS } from '../test-support/http-client';
-import { makeTestCardCode } from '@special-gift/shared/test-cards';
+import { makeTestCardCode } from '@special-gift/shared/testing/cards';
 import type * as NativePglite from '../test-support/native-pglite';
 
 jest.mock('@electric-sql/pglite', () =>

@@ -1,5 +1,5 @@
 import http from 'node:http';
-import { makeTestCardCode } from '@special-gift/shared/test-cards';
+import { makeTestCardCode } from '@special-gift/shared/testing/cards';
 import { XSRF_HEADERS } from '../test-support/http-client';
 
 /** TEST SUPPORT ONLY. A sign-up the API acknowledged with 201: what its creator can read back. */

@@ -1,7 +1,7 @@
 import { createTestDatabase, testEngines, type TestDatabase } from '../test-support/test-databases';
 import { startApi, type ApiProcess } from '../test-support/api-process';
 import { postSignUp } from '../test-support/http-client';
-import { makeTestCardCode } from '@special-gift/shared/test-cards';
+import { makeTestCardCode } from '@special-gift/shared/testing/cards';
 import pg from 'pg';
 
 // Two API processes on one PostgreSQL database, as two replicas behind a proxy: the idempotency

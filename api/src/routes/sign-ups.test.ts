@@ -1,5 +1,5 @@
 import net from 'node:net';
-import { INVALID_CHECKSUM_TEST_CARD_CODE, makeTestCardCode } from '@special-gift/shared/test-cards';
+import { INVALID_CHECKSUM_TEST_CARD_CODE, makeTestCardCode } from '@special-gift/shared/testing/cards';
 import { postSignUp, XSRF_HEADERS } from '../test-support/http-client';
 import { testEngines } from '../test-support/test-databases';
 import { startTestServer, type TestServer } from '../test-support/test-server';

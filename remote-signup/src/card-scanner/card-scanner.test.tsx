@@ -1,4 +1,5 @@
-import { createTestShell, renderWithShell, VALID_TEST_CARD_CODES } from '@special-gift/shared/testing';
+import { createTestShell, renderWithShell } from '@special-gift/shared/testing';
+import { VALID_TEST_CARD_CODES } from '@special-gift/shared/testing/cards';
 import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import en from '../../public/assets/i18n/en.json';

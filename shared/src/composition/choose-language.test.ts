@@ -1,5 +1,4 @@
 import { acceptedLanguages, chooseLanguage, textDirection } from './choose-language';
-import { toPageTemplate } from './index';
 
 describe('chooseLanguage', () => {
   it('prefers the stored choice over the browser languages', () => {
@@ -47,28 +46,5 @@ describe('textDirection', () => {
     expect(textDirection('ar')).toBe('rtl');
     expect(textDirection('fr')).toBe('ltr');
     expect(textDirection('en')).toBe('ltr');
-  });
-});
-
-describe('toPageTemplate', () => {
-  const INDEX = '<!doctype html><html lang=en dir=ltr><head><title>x</title><script defer src=/main.abc.js></script></head><body><div id=root></div></body></html>';
-
-  it("puts the page's language and the route's fragment, under the host's contract major, in the built page", () => {
-    const template = toPageTemplate(INDEX, 3, '/page-loader.def.js');
-    expect(template).toContain('<html lang="<!--# echo var="sg_lang" -->" dir="<!--# echo var="sg_dir" -->">');
-    expect(template).toContain(
-      '<div id="root"><!--# block name="empty" --><!--# endblock --><!--# if expr="$sg_screen" --><div class="sg-shell-page sg-shell-page--root"><!--# include virtual="/_screen/$sg_screen/v3/$sg_lang.html" stub="empty" --></div><!--# endif --></div>',
-    );
-  });
-
-  it('starts the app through the page loader, the app preloaded meanwhile', () => {
-    const template = toPageTemplate(INDEX, 3, '/page-loader.def.js');
-    expect(template).toContain('<link rel="preload" href="/main.abc.js" as="script"><script defer src="/page-loader.def.js" data-app="/main.abc.js"></script>');
-    expect(template.match(/<script/g)).toHaveLength(1);
-  });
-
-  it('refuses a page it cannot compose rather than write one without the screen', () => {
-    expect(() => toPageTemplate('<html><body><main></main></body></html>', 1, '/l.js')).toThrow('index.html must contain');
-    expect(() => toPageTemplate(INDEX.replace(/<script.*<\/script>/, ''), 1, '/l.js')).toThrow("the app's deferred script");
   });
 });

@@ -1,30 +1,13 @@
-// How a page is composed from the host's page and a remote's prerendered screen
-// (`@special-gift/shared/composition`): the one description read by the remotes' prerender step,
-// the host's page template and start-up, the Node composer (`npm run up`) and the nginx config
-// generator (deploy/nginx/snippets/composition*.conf). Not a federated share.
-import type { Language } from '../contract/i18n';
-
+// What the browser reads of a composed page (`@special-gift/shared/composition`): the language rule
+// and its cookie, the attributes and `useId` prefix of a prerendered screen and the page frame's
+// class. Read by the host's start-up, the remotes' prerender step and the servers that compose the
+// page; their own side (the page template, SSI variables, the fragments' files, bound and cache) is
+// tooling/compose/composition.ts. Not a federated share.
 export { acceptedLanguages, chooseLanguage, textDirection } from './choose-language';
 
 /** The cookie the shell mirrors the user's language choice into, so the composer can read it. */
 export const LANGUAGE_COOKIE = 'sg_lang';
 export const LANGUAGE_COOKIE_MAX_AGE_SECONDS = 365 * 24 * 60 * 60;
-
-/**
- * How long the composer waits for a fragment before it sends the page without it (the client then
- * renders the screen as without prerendering). A remote's static file answers in a few ms; 300 ms
- * is far past that and still well under what a user would notice on the page's first byte.
- */
-export const FRAGMENT_TIMEOUT_MS = 300;
-
-/**
- * The composer's cache of a fragment. One second shields a remote from page traffic (at most one
- * fetch per fragment and second) and a deploy still shows on the next page load a second later.
- */
-export const FRAGMENT_CACHE_SECONDS = 1;
-
-/** Where a remote publishes its screen's HTML, beside remoteEntry.js; the major keeps hosts of another contract away. */
-export const fragmentFile = (contractMajor: number, language: Language) => `prerender/v${contractMajor}/${language}.html`;
 
 /** The element that carries a prerendered screen, with its remote, language and contract major. */
 export const SCREEN_ATTRIBUTE = 'data-sg-screen';
@@ -36,58 +19,9 @@ export const SCREEN_LANGUAGE_ATTRIBUTE = 'data-sg-lang';
  */
 export const SCREEN_ID_PREFIX = 'sg-screen-';
 
-/** The host's page with composition directives (nginx SSI), written beside index.html by the host's build. */
-export const PAGE_TEMPLATE_FILE = 'page.shtml';
-
-/** The path under which the composer fetches a remote's fragment: `/_screen/<remote>/v<major>/<lang>.html`. */
-export const SCREEN_INCLUDE_PREFIX = '/_screen/';
-
 /**
- * Where the page links a screen's stylesheet: the host's own path to the remote's files, bounded
- * like a fragment. A stylesheet in the body holds the browser's parser until it loads, so one
- * from the remote's origin that hangs would freeze the page; through the host it fails fast.
+ * The class of the shell's page frame on a fresh load (no transition): the page template
+ * (tooling/compose/composition.ts) puts a prerendered screen in it, and the host's ShellLayout
+ * renders the same.
  */
-export const SCREEN_FILES_PREFIX = '/_screen-files/';
-
-/** SSI variables of the composition. */
-export const PAGE_VARIABLES = {
-  /** The remote whose screen the path shows, empty for other paths. */
-  screen: 'sg_screen',
-  language: 'sg_lang',
-  direction: 'sg_dir',
-  /** Inside a fragment: the host's path to the remote's files (SCREEN_FILES_PREFIX + name), for its stylesheet. */
-  screenFiles: 'sg_screen_files',
-} as const;
-
-const ssi = (directive: string) => `<!--# ${directive} -->`;
-
-/** The SSI that prints, inside a fragment, the host's path to the remote's files. */
-export const SCREEN_FILES_ECHO = ssi(`echo var="${PAGE_VARIABLES.screenFiles}"`);
-
-/**
- * The host's page template from its built index.html: `<html lang dir>` from the chosen language,
- * and in the root the route's fragment inside the same page frame the shell renders (so nothing
- * moves when the shell takes over). A failed include prints nothing: the client renders the screen.
- * The app's script is started by `pageLoader` (the host's page-loader.ts), which lets a prerendered
- * screen paint first; the page preloads the app meanwhile.
- */
-export function toPageTemplate(indexHtml: string, contractMajor: number, pageLoader: string): string {
-  const { screen, language, direction } = PAGE_VARIABLES;
-  const htmlTag = /<html lang="?en"? dir="?ltr"?>/; // quoted or not: the build minifies it
-  const rootTag = /<div id="?root"?><\/div>/;
-  const appScript = /<script defer(?:="defer")? src="?([^"\s>]+)"?><\/script>/;
-  if (!htmlTag.test(indexHtml) || !rootTag.test(indexHtml) || !appScript.test(indexHtml)) {
-    throw new Error('index.html must contain <html lang="en" dir="ltr">, an empty root <div id="root"> and the app\'s deferred script');
-  }
-  const include = ssi(`include virtual="${SCREEN_INCLUDE_PREFIX}$${screen}/v${contractMajor}/$${language}.html" stub="empty"`);
-  return indexHtml
-    .replace(appScript, (_, app: string) => `<link rel="preload" href="${app}" as="script"><script defer src="${pageLoader}" data-app="${app}"></script>`)
-    .replace(htmlTag, `<html lang="${ssi(`echo var="${language}"`)}" dir="${ssi(`echo var="${direction}"`)}">`)
-    .replace(
-      rootTag,
-      `<div id="root">${ssi('block name="empty"')}${ssi('endblock')}${ssi(`if expr="$${screen}"`)}<div class="${SHELL_PAGE_CLASS}">${include}</div>${ssi('endif')}</div>`,
-    );
-}
-
-/** The class of the shell's page frame on a fresh load (no transition); the host's ShellLayout renders the same. */
 export const SHELL_PAGE_CLASS = 'sg-shell-page sg-shell-page--root';

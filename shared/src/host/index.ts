@@ -2,8 +2,8 @@
 // or a remote's dev shell) creates the HTTP client and the overlay layer; remotes receive them
 // through the contract. Not a federated share, so it is bundled where it is used, and lint keeps
 // remotes from importing it.
-export { createHttpClient, DEFAULT_HTTP_TIMEOUT_MS, type HttpClientOptions } from '../http/create-http-client';
-export { createOverlayController } from '../ui/overlays/overlay-controller';
-export { OverlayHost, type OverlayHostProps } from '../ui/overlays/overlay-host';
-export type { OverlayController, OverlayEntry, OverlayLabels } from '../ui/overlays/overlay-types';
+export { createHttpClient, DEFAULT_HTTP_TIMEOUT_MS, type HttpClientOptions } from './http/create-http-client';
+export { createOverlayController } from './overlays/overlay-controller';
+export { OverlayHost, type OverlayHostProps } from './overlays/overlay-host';
+export type { OverlayController, OverlayEntry, OverlayLabels } from './overlays/overlay-types';
 export { ScreenRoot } from './screen-root';

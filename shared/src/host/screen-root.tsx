@@ -2,7 +2,7 @@ import type { i18n as I18nInstance } from 'i18next';
 import { useLayoutEffect, type ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import type { ShellApi } from '../contract/shell';
-import { ShellProvider } from '../react/shell-context';
+import { ShellProvider } from '../contract/react/shell-context';
 
 /**
  * What a prerendered screen is rendered in, at build time and when it hydrates in the page: the

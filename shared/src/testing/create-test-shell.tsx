@@ -11,12 +11,10 @@ import { FALLBACK_LANGUAGE, SUPPORTED_LANGUAGES, type Language, type ShellI18n }
 import type { Navigation, ShellLocation } from '../contract/navigation';
 import type { ShellApi } from '../contract/shell';
 import type { KeyValueStorage } from '../contract/storage';
-import { CONTRACT_VERSION } from '../contract/version';
-import { ShellProvider } from '../react/shell-context';
-import { createOverlayController } from '../ui/overlays/overlay-controller';
-import { OverlayHost } from '../ui/overlays/overlay-host';
-import type { OverlayController, OverlayLabels } from '../ui/overlays/overlay-types';
-import { installTopLayerPolyfill } from '../ui/overlays/test-support';
+import { CONTRACT_VERSION } from '../version';
+import { ShellProvider } from '../contract/react/shell-context';
+import { createOverlayController, OverlayHost, type OverlayController, type OverlayLabels } from '../host';
+import { installTopLayerPolyfill } from './top-layer-polyfill';
 
 export const TEST_CONFIG: ShellConfig = {
   apiBase: '/api/v1',

@@ -1,5 +1,6 @@
 // Test support for host and remote unit tests (`@special-gift/shared/testing`). Never import it
-// from production code: it needs Jest and Testing Library.
+// from production code: it needs Jest and Testing Library. The test card codes, which Node-side
+// tests (API, e2e, bench) use too, are `@special-gift/shared/testing/cards` (./cards).
 export {
   createFakeHttp,
   createFakeNavigation,
@@ -21,5 +22,4 @@ export {
   type TestShellOverrides,
 } from './create-test-shell';
 export { rejectionOf } from './rejection-of';
-export { installTopLayerPolyfill, type TopLayer } from '../ui/overlays/test-support';
-export { INVALID_CHECKSUM_TEST_CARD_CODE, makeTestCardCode, VALID_TEST_CARD_CODES } from '../validation/test-card-codes';
+export { installTopLayerPolyfill, type TopLayer } from './top-layer-polyfill';

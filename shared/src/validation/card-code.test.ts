@@ -1,5 +1,5 @@
 import { formatCardCode, isLuhnValid, normalizeCardCode } from './card-code';
-import { INVALID_CHECKSUM_TEST_CARD_CODE, VALID_TEST_CARD_CODES } from './test-card-codes';
+import { INVALID_CHECKSUM_TEST_CARD_CODE, VALID_TEST_CARD_CODES } from '../testing/cards';
 
 describe('normalizeCardCode', () => {
   it('strips spaces and dashes', () => {

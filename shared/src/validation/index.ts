@@ -1,5 +1,5 @@
 // The sign-up rules, shared by the browser form and the API so both judge input the same way.
-// Pure TypeScript: no DOM, no dependencies. (Test fixtures live in ./test-card-codes, not here.)
+// Pure TypeScript: no DOM, no dependencies. (Its test fixtures are @special-gift/shared/testing/cards.)
 export { isEmptyInputValue } from './required';
 export { codePointLength } from './code-point-length';
 export { CARD_CODE_LENGTH, formatCardCode, isLuhnValid, normalizeCardCode } from './card-code';

@@ -1,5 +1,5 @@
 import { parseScannedCardCode } from './scanned-card-code';
-import { INVALID_CHECKSUM_TEST_CARD_CODE, VALID_TEST_CARD_CODES } from './test-card-codes';
+import { INVALID_CHECKSUM_TEST_CARD_CODE, VALID_TEST_CARD_CODES } from '../testing/cards';
 
 const BASE = 'https://www.special-gift.example/scan';
 const CODE = VALID_TEST_CARD_CODES[0];

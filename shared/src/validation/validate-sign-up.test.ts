@@ -1,5 +1,5 @@
 import { SIGN_UP_FIELDS, type SignUpInput } from './sign-up-types';
-import { INVALID_CHECKSUM_TEST_CARD_CODE, VALID_TEST_CARD_CODES } from './test-card-codes';
+import { INVALID_CHECKSUM_TEST_CARD_CODE, VALID_TEST_CARD_CODES } from '../testing/cards';
 import { validateSignUp, validateSignUpField } from './validate-sign-up';
 
 const VALID_CARD = VALID_TEST_CARD_CODES[0];

@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import type { OverlayResult } from '../../contract/overlays';
 import { createOverlayController } from './overlay-controller';
 import { OverlayHost } from './overlay-host';
-import { installTopLayerPolyfill, type TopLayer } from './test-support';
+import { installTopLayerPolyfill, type TopLayer } from '../../testing';
 
 const labels = { ok: 'OK', cancel: 'Cancel', close: 'Close' };
 

@@ -1,5 +1,5 @@
-import { isLuhnValid } from './card-code';
-import { INVALID_CHECKSUM_TEST_CARD_CODE, makeTestCardCode, VALID_TEST_CARD_CODES } from './test-card-codes';
+import { isLuhnValid } from '../../validation';
+import { INVALID_CHECKSUM_TEST_CARD_CODE, makeTestCardCode, VALID_TEST_CARD_CODES } from '.';
 
 describe('test card codes', () => {
   it('are 16 digits, valid ones pass Luhn and the invalid one fails', () => {

@@ -1,4 +1,4 @@
-import { needsXsrfHeader, readCookie, XSRF_COOKIE_NAME, XSRF_HEADER_NAME } from './xsrf';
+import { needsXsrfHeader, readCookie, XSRF_COOKIE_NAME, XSRF_HEADER_NAME } from '.';
 
 // The same function reads document.cookie in the browser and the Cookie request header in the API.
 describe('readCookie', () => {

@@ -1,7 +1,7 @@
-// TEST FIXTURES ONLY: card codes for unit, API and e2e tests, as `@special-gift/shared/test-cards`
-// (plain TypeScript, importable from Node). Not in the validation barrel, so production bundles
-// never carry them.
-import { isLuhnValid } from './card-code';
+// TEST FIXTURES ONLY: card codes for unit, API and e2e tests, as `@special-gift/shared/testing/cards`
+// (plain TypeScript, importable from Node: it needs neither Jest nor a DOM, unlike the rest of
+// /testing). Production bundles never carry them.
+import { isLuhnValid } from '../../validation';
 
 /** Well-known Luhn-valid 16-digit numbers (public test numbers, not real cards). */
 export const VALID_TEST_CARD_CODES = ['4111111111111111', '5555555555554444', '4012888888881881'] as const;

@@ -1,6 +1,6 @@
 import { createContext, useContext, useSyncExternalStore, type ReactNode } from 'react';
-import type { ShellApi } from '../contract/shell';
-import type { ShellLocation } from '../contract/navigation';
+import type { ShellApi } from '../shell';
+import type { ShellLocation } from '../navigation';
 
 const ShellContext = createContext<ShellApi | null>(null);
 

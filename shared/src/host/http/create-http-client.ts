@@ -1,5 +1,5 @@
-import { HttpError, type ApiErrorBody, type HttpClient, type HttpRequestOptions } from '../contract/http';
-import { needsXsrfHeader, readCookie, XSRF_COOKIE_NAME, XSRF_HEADER_NAME } from './xsrf';
+import { HttpError, type ApiErrorBody, type HttpClient, type HttpRequestOptions } from '../../contract/http';
+import { needsXsrfHeader, readCookie, XSRF_COOKIE_NAME, XSRF_HEADER_NAME } from '../../xsrf';
 
 export interface HttpClientOptions {
   /** Prefix for relative paths: the runtime config's `apiBase`. */

@@ -3,7 +3,7 @@
  */
 // Node's fetch types (Response, Headers, AbortController) are real here; jsdom has no Response.
 // Origin and cookies are injected, as the client allows for tests.
-import { HttpError, isHttpError, type ApiErrorBody } from '../contract/http';
+import { HttpError, isHttpError, type ApiErrorBody } from '../../contract/http';
 import { createHttpClient, DEFAULT_HTTP_TIMEOUT_MS, type HttpClientOptions } from './create-http-client';
 
 const ORIGIN = 'https://app.special-gift.example';

@@ -1,5 +1,5 @@
 // Test-only: jsdom has no showModal/close/showPopover. Installs minimal stand-ins that keep a
-// top-layer list, so tests can check stacking order. Not exported from the package.
+// top-layer list, so tests can check stacking order. Exported through `@special-gift/shared/testing`.
 
 export interface TopLayer {
   /** Elements in the top layer, bottom first (a removed element leaves it, as in browsers). */

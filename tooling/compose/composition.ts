@@ -1,0 +1,78 @@
+/**
+ * The servers' side of page composition: the host's page template with its SSI directives, the
+ * fragments' files, the composer's bound and cache. Read by the host's build (write-page-template.ts),
+ * the remotes' prerender step, the Node composer (`npm run up`) and the nginx config generator
+ * (deploy/nginx/snippets/composition*.conf). The browser's side (the language rule and cookie, the
+ * screen's attributes, the page frame's class) is `@special-gift/shared/composition`.
+ */
+import type { Language } from '@special-gift/shared';
+import { SHELL_PAGE_CLASS } from '@special-gift/shared/composition';
+
+/**
+ * How long the composer waits for a fragment before it sends the page without it (the client then
+ * renders the screen as without prerendering). A remote's static file answers in a few ms; 300 ms
+ * is far past that and still well under what a user would notice on the page's first byte.
+ */
+export const FRAGMENT_TIMEOUT_MS = 300;
+
+/**
+ * The composer's cache of a fragment. One second shields a remote from page traffic (at most one
+ * fetch per fragment and second) and a deploy still shows on the next page load a second later.
+ */
+export const FRAGMENT_CACHE_SECONDS = 1;
+
+/** Where a remote publishes its screen's HTML, beside remoteEntry.js; the major keeps hosts of another contract away. */
+export const fragmentFile = (contractMajor: number, language: Language) => `prerender/v${contractMajor}/${language}.html`;
+
+/** The host's page with composition directives (nginx SSI), written beside index.html by the host's build. */
+export const PAGE_TEMPLATE_FILE = 'page.shtml';
+
+/** The path under which the composer fetches a remote's fragment: `/_screen/<remote>/v<major>/<lang>.html`. */
+export const SCREEN_INCLUDE_PREFIX = '/_screen/';
+
+/**
+ * Where the page links a screen's stylesheet: the host's own path to the remote's files, bounded
+ * like a fragment. A stylesheet in the body holds the browser's parser until it loads, so one
+ * from the remote's origin that hangs would freeze the page; through the host it fails fast.
+ */
+export const SCREEN_FILES_PREFIX = '/_screen-files/';
+
+/** SSI variables of the composition. */
+export const PAGE_VARIABLES = {
+  /** The remote whose screen the path shows, empty for other paths. */
+  screen: 'sg_screen',
+  language: 'sg_lang',
+  direction: 'sg_dir',
+  /** Inside a fragment: the host's path to the remote's files (SCREEN_FILES_PREFIX + name), for its stylesheet. */
+  screenFiles: 'sg_screen_files',
+} as const;
+
+const ssi = (directive: string) => `<!--# ${directive} -->`;
+
+/** The SSI that prints, inside a fragment, the host's path to the remote's files. */
+export const SCREEN_FILES_ECHO = ssi(`echo var="${PAGE_VARIABLES.screenFiles}"`);
+
+/**
+ * The host's page template from its built index.html: `<html lang dir>` from the chosen language,
+ * and in the root the route's fragment inside the same page frame the shell renders (so nothing
+ * moves when the shell takes over). A failed include prints nothing: the client renders the screen.
+ * The app's script is started by `pageLoader` (the host's page-loader.ts), which lets a prerendered
+ * screen paint first; the page preloads the app meanwhile.
+ */
+export function toPageTemplate(indexHtml: string, contractMajor: number, pageLoader: string): string {
+  const { screen, language, direction } = PAGE_VARIABLES;
+  const htmlTag = /<html lang="?en"? dir="?ltr"?>/; // quoted or not: the build minifies it
+  const rootTag = /<div id="?root"?><\/div>/;
+  const appScript = /<script defer(?:="defer")? src="?([^"\s>]+)"?><\/script>/;
+  if (!htmlTag.test(indexHtml) || !rootTag.test(indexHtml) || !appScript.test(indexHtml)) {
+    throw new Error('index.html must contain <html lang="en" dir="ltr">, an empty root <div id="root"> and the app\'s deferred script');
+  }
+  const include = ssi(`include virtual="${SCREEN_INCLUDE_PREFIX}$${screen}/v${contractMajor}/$${language}.html" stub="empty"`);
+  return indexHtml
+    .replace(appScript, (_, app: string) => `<link rel="preload" href="${app}" as="script"><script defer src="${pageLoader}" data-app="${app}"></script>`)
+    .replace(htmlTag, `<html lang="${ssi(`echo var="${language}"`)}" dir="${ssi(`echo var="${direction}"`)}">`)
+    .replace(
+      rootTag,
+      `<div id="root">${ssi('block name="empty"')}${ssi('endblock')}${ssi(`if expr="$${screen}"`)}<div class="${SHELL_PAGE_CLASS}">${include}</div>${ssi('endif')}</div>`,
+    );
+}
