@@ -18,7 +18,7 @@ import {
   type RemoteScreenModule,
 } from '@special-gift/shared';
 import { SCREEN_ATTRIBUTE, SCREEN_ID_PREFIX, SCREEN_LANGUAGE_ATTRIBUTE } from '@special-gift/shared/composition';
-import { ScreenRoot } from '@special-gift/shared/host';
+import { RENDERING_I18N_OPTIONS, ScreenRoot } from '@special-gift/shared/host';
 import i18next from 'i18next';
 import { createElement, type ReactNode } from 'react';
 import { prerenderToNodeStream } from 'react-dom/static';
@@ -83,16 +83,12 @@ export async function prerenderScreen(options: { remote: string; module: RemoteS
   const { remote, module, language, texts, route } = options;
   const namespace = module.meta.namespace;
   const i18n = i18next.createInstance();
-  // The host's i18next options that change what is rendered (see host/src/services/i18n/create-i18n.ts).
   await i18n.use(initReactI18next).init({
+    ...RENDERING_I18N_OPTIONS,
     lng: language,
-    fallbackLng: FALLBACK_LANGUAGE,
     ns: [namespace],
     defaultNS: namespace,
     resources: { [language]: { [namespace]: texts(language) }, [FALLBACK_LANGUAGE]: { [namespace]: texts(FALLBACK_LANGUAGE) } } as never,
-    interpolation: { escapeValue: false },
-    returnEmptyString: false,
-    parseMissingKeyHandler: () => '',
     react: { useSuspense: true },
   });
   const Screen = module.default;

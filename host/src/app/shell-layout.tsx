@@ -1,3 +1,4 @@
+import { shellPageClass } from '@special-gift/shared/composition';
 import { OverlayHost } from '@special-gift/shared/host';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -46,7 +47,7 @@ export function ShellLayout() {
 
   return (
     <>
-      <div ref={page} key={pageKey} className={`sg-shell-page sg-shell-page--${navigation.direction()}`} data-testid="shell-page" hidden={serverScreenShown || undefined}>
+      <div ref={page} key={pageKey} className={shellPageClass(navigation.direction())} data-testid="shell-page" hidden={serverScreenShown || undefined}>
         <Outlet />
       </div>
       <OverlayHost controller={overlays} labels={{ ok: t('overlay.ok'), cancel: t('overlay.cancel'), close: t('overlay.close') }} />

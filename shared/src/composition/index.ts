@@ -3,6 +3,8 @@
 // class. Read by the host's start-up, the remotes' prerender step and the servers that compose the
 // page; their own side (the page template, SSI variables, the fragments' files, bound and cache) is
 // tooling/compose/composition.ts. Not a federated share.
+import type { NavigationDirection } from '../contract/navigation';
+
 export { acceptedLanguages, chooseLanguage, textDirection } from './choose-language';
 
 /** The cookie the shell mirrors the user's language choice into, so the composer can read it. */
@@ -20,8 +22,9 @@ export const SCREEN_LANGUAGE_ATTRIBUTE = 'data-sg-lang';
 export const SCREEN_ID_PREFIX = 'sg-screen-';
 
 /**
- * The class of the shell's page frame on a fresh load (no transition): the page template
- * (tooling/compose/composition.ts) puts a prerendered screen in it, and the host's ShellLayout
- * renders the same.
+ * The class of the shell's page frame, with the way the page came in (its enter transition): the
+ * host's ShellLayout renders it, and the page template (tooling/compose/composition.ts) puts a
+ * prerendered screen in the frame of a fresh load, so both are the same element.
  */
-export const SHELL_PAGE_CLASS = 'sg-shell-page sg-shell-page--root';
+export const shellPageClass = (direction: NavigationDirection) => `sg-shell-page sg-shell-page--${direction}`;
+export const SHELL_PAGE_CLASS = shellPageClass('root');

@@ -7,3 +7,4 @@ export { createOverlayController } from './overlays/overlay-controller';
 export { OverlayHost, type OverlayHostProps } from './overlays/overlay-host';
 export type { OverlayController, OverlayEntry, OverlayLabels } from './overlays/overlay-types';
 export { ScreenRoot } from './screen-root';
+export { RENDERING_I18N_OPTIONS } from './rendering-i18n-options';

@@ -9,6 +9,7 @@ import {
 import i18next, { type i18n as I18nInstance } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { chooseLanguage, LANGUAGE_COOKIE, LANGUAGE_COOKIE_MAX_AGE_SECONDS } from '@special-gift/shared/composition';
+import { RENDERING_I18N_OPTIONS } from '@special-gift/shared/host';
 import { fetchTexts, type FetchTextsOptions } from './fetch-texts';
 
 /** The host's own texts (error screens, not-found, overlay buttons). */
@@ -68,18 +69,14 @@ export async function createI18n(options: {
   const instance = i18next.createInstance();
   instance.on('languageChanged', (lng) => applyDocumentLanguage(instance, lng));
   await instance.use(initReactI18next).init({
+    ...RENDERING_I18N_OPTIONS,
     lng: language,
-    fallbackLng: FALLBACK_LANGUAGE,
     supportedLngs: [...SUPPORTED_LANGUAGES],
     load: 'languageOnly',
     ns: [HOST_NAMESPACE],
     defaultNS: HOST_NAMESPACE,
     resources: {},
     partialBundledLanguages: true,
-    interpolation: { escapeValue: false }, // React escapes.
-    returnEmptyString: false,
-    // A key missing in every language renders as nothing rather than as a raw key.
-    parseMissingKeyHandler: () => '',
     // A language's file that arrives after the switch (it was slow) re-renders the screens using it.
     react: { useSuspense: true, bindI18nStore: 'added' },
   });
