@@ -9,7 +9,7 @@ import { HOST_URL, MONOLITH_URL } from '../support/topology';
  *
  * The federation runtime alone (~21 KB gzipped in the host, plus ~7.5 KB per remoteEntry.js) is
  * more than a 1.10 ratio leaves, so the budget guards what has been achieved: any change that
- * grows the federation overhead fails here (README, Performance).
+ * grows the federation overhead fails here (docs/performance.md).
  */
 const BYTES_RATIO_BUDGET = 1.22;
 /** Requests before the first screen: the monolith's plus at most this many. */

@@ -135,7 +135,7 @@ function appConfig(options: AppBuildOptions, argv: WebpackArgv): AppConfiguratio
         shareStrategy: 'loaded-first',
         shared: sharedSingletons(options.appDir, { eager: !isRemote }),
         experiments: {
-          // Trim the federation runtime (figures in README, Performance): browsers only; no
+          // Trim the federation runtime (docs/performance.md): browsers only; no
           // manifest/snapshot protocol (the host loads each remoteEntry.js directly); a remote
           // never loads other remotes.
           optimization: { target: 'web', disableSnapshot: true, disableRemote: isRemote },

@@ -9,7 +9,7 @@ import { join } from 'node:path';
  * Deliberately NOT shared: react-router-dom, i18next and react-i18next. Only the host imports them
  * (lint forbids remotes to): remotes navigate through the shell contract and read texts through the
  * contract's `useTranslation`. A shared module is never tree-shaken, so sharing them would cost
- * ~40 KB gzipped on the first screen for nothing (see README, Performance).
+ * ~40 KB gzipped on the first screen for nothing (see docs/performance.md).
  */
 export const SINGLETONS = ['react', 'react/jsx-runtime', 'react-dom', 'react-dom/client', '@special-gift/shared'] as const;
 

@@ -60,7 +60,7 @@ export function createNavigation(router: AppRouter): ShellNavigation {
   const go = (to: string, dir: NavigationDirection, options: { replace?: boolean; depth: number }) => {
     requested = dir;
     // flushSync: render the next screen in this task, not as a transition React may postpone. A
-    // preloaded screen then shows in the next frame (the warm-path figure in README, Performance);
+    // preloaded screen then shows in the next frame (the warm-path figure in docs/performance.md);
     // one still loading shows its loading state at once instead.
     void router.navigate(to, { replace: options.replace ?? false, state: { depth: options.depth } satisfies EntryState, flushSync: true });
   };
