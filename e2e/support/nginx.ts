@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { accessSync, constants, cpSync, type Dirent, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, type Dirent, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../../tooling/serve/local-topology';
+import { hostEnvironment, runEntrypoint } from '../../tooling/serve/runtime-config';
 import { REMOTES, type RemoteName } from '../../tooling/remotes';
 import { API_URL, E2E_PORTS, HOST_URL, STATE_DIR, type AppName } from './topology';
 
@@ -19,8 +20,6 @@ const DIST: Record<StaticApp, string> = {
   monolith: join(REPO_ROOT, 'bench', 'monolith', 'dist'),
 };
 const isRemote = (app: StaticApp): app is RemoteName => REMOTES.some((remote) => remote.name === app);
-/** The variable the image's entrypoint reads a remote's entry URL from (deploy/nginx/entrypoint). */
-const entryVariable = (name: RemoteName) => `REMOTE_${name.toUpperCase()}_URL`;
 export const distOf = (app: StaticApp) => DIST[app];
 
 export const wwwRoot = (app: StaticApp) => join(STATE_DIR, 'www', app);
@@ -30,43 +29,21 @@ const prefixOf = (app: StaticApp) => join(STATE_DIR, 'nginx', app);
 export function containerEnv(app: StaticApp): Record<string, string> {
   const common = { PORT: String(E2E_PORTS[app]), STATIC_ROOT: wwwRoot(app) };
   if (isRemote(app)) return { ...common, APP_KIND: 'remote', HOST_ORIGIN: HOST_URL };
-  const hostEnv = {
+  // The monolith's entries are same-origin and notional: it imports its screens and finds each
+  // screen's texts beside its entry, where its build copies them.
+  const remoteEntry = (name: RemoteName) => (app === 'monolith' ? `/remotes/${name}/remoteEntry.js` : `http://localhost:${E2E_PORTS[name]}/remoteEntry.js`);
+  return {
     ...common,
-    APP_KIND: 'host',
-    API_UPSTREAM: API_URL,
-    API_BASE: '/api/v1',
-    CARD_SCAN_BASE: 'https://www.special-gift.example/scan',
-    SITE_BASE: 'https://www.special-gift.example',
-    DEFAULT_LANGUAGE: 'en',
+    ...hostEnvironment({ apiUpstream: API_URL, remoteEntry }),
     FRAGMENT_CACHE_DIR: join(prefixOf(app), 'tmp', 'fragments'),
     // The suite signs up far more often than one person would.
     SIGN_UP_RATE_PER_MINUTE: '6000',
   };
-  // The monolith's entries are same-origin and notional: it imports its screens and finds each
-  // screen's texts beside its entry, where its build copies them.
-  const entryUrl = (name: RemoteName) => (app === 'monolith' ? `/remotes/${name}/remoteEntry.js` : `http://localhost:${E2E_PORTS[name]}/remoteEntry.js`);
-  return { ...hostEnv, ...Object.fromEntries(REMOTES.map((remote) => [entryVariable(remote.name), entryUrl(remote.name)])) };
 }
 
 /** envsubst as the nginx image runs it: `${NAME}` is replaced only when NAME is set. */
 export function renderTemplate(template: string, env: Record<string, string>): string {
   return template.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (match, name: string) => env[name] ?? match);
-}
-
-/** Runs the image's entrypoint script (it writes config.json) and returns the variables it exports. */
-function runEntrypoint(env: Record<string, string>): Record<string, string> {
-  const script = join(DEPLOY, 'entrypoint', '15-runtime-config.envsh');
-  // The nginx image only sources *.envsh files that are executable: fail here as it would there.
-  accessSync(script, constants.X_OK);
-  const out = execFileSync('sh', ['-c', `. "${script}" && env`], { env: { PATH: process.env.PATH ?? '', ...env } });
-  const exported = Object.fromEntries(
-    out
-      .toString()
-      .split('\n')
-      .filter((line) => line.includes('='))
-      .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
-  );
-  return { ...env, ...exported };
 }
 
 /** Copies a build into the served folder without deleting what is there: an additive deploy. */

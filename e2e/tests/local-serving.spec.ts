@@ -1,6 +1,7 @@
 import { readdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
+import { localRuntimeConfig } from '../../tooling/serve/runtime-config';
 import { startStaticServer } from '../../tooling/serve/static-server';
 import { distOf } from '../support/nginx';
 import { E2E_PORTS, HOST_URL } from '../support/topology';
@@ -26,7 +27,7 @@ async function listen(server: Server) {
 
 test('the local static server answers like the images’ nginx, file kind by file kind', async ({ request }) => {
   const remote = await startStaticServer({ root: distOf('signup'), port: 0, corsOrigin: HOST_URL });
-  const host = await startStaticServer({ root: distOf('host'), port: 0, spa: true });
+  const host = await startStaticServer({ root: distOf('host'), port: 0, spa: true, config: localRuntimeConfig(E2E_PORTS) });
   try {
     const cases = [
       { nginx: `http://localhost:${E2E_PORTS.signup}`, local: await listen(remote), paths: ['/remoteEntry.js', '/mf-manifest.json', '/assets/i18n/en.json', file('signup', /^__federation_expose_Screen\.[0-9a-f]{8}\.js$/), file('signup', /\.[0-9a-f]{8}\.css$/), file('signup', /\.js\.LICENSE\.txt$/), '/mf-manifest-stats.json'] },

@@ -3,6 +3,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FRAGMENT_CACHE_SECONDS, FRAGMENT_TIMEOUT_MS } from '../../tooling/compose/composition';
 import { REPO_ROOT } from '../../tooling/serve/local-topology';
+import { localRuntimeConfig } from '../../tooling/serve/runtime-config';
 import { startStaticServer } from '../../tooling/serve/static-server';
 import { buildRemoteVariant, removeRemoteVariant, setEnglishText } from '../support/build-variant';
 import { deployBuild, distOf, wwwRoot } from '../support/nginx';
@@ -71,7 +72,7 @@ test.describe('prerendered first screen, composed per request', () => {
       root: join(REPO_ROOT, 'host', 'dist'),
       port: 0,
       spa: true,
-      config: { defaultLanguage: 'en', remotes: Object.fromEntries(ROUTES.map(({ remote }) => [remote, `http://localhost:${E2E_PORTS[remote]}/remoteEntry.js`])) },
+      config: localRuntimeConfig(E2E_PORTS),
     });
     try {
       const address = node.address();

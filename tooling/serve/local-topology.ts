@@ -12,14 +12,3 @@ export const LOCAL_PORTS: Topology = {
   api: 3004,
   ...(Object.fromEntries(REMOTES.map((remote) => [remote.name, remote.localPort])) as Record<RemoteName, number>),
 };
-
-/** The host's runtime config for a topology on loopback. */
-export function localRuntimeConfig(ports: Topology, hostname = 'localhost') {
-  return {
-    apiBase: '/api/v1',
-    cardScanBase: 'https://www.special-gift.example/scan',
-    siteBase: 'https://www.special-gift.example',
-    defaultLanguage: 'en',
-    remotes: Object.fromEntries(REMOTES.map((remote) => [remote.name, `http://${hostname}:${ports[remote.name]}/remoteEntry.js`])) as Record<RemoteName, string>,
-  };
-}

@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { REMOTES } from '../remotes';
 import { exitWithParent } from '../process/exit-with-parent';
-import { LOCAL_PORTS, localRuntimeConfig, REPO_ROOT } from './local-topology';
+import { LOCAL_PORTS, REPO_ROOT } from './local-topology';
+import { localRuntimeConfig } from './runtime-config';
 import { startStaticServer } from './static-server';
 
 const { positionals } = parseArgs({ allowPositionals: true, options: { 'exit-with-parent': { type: 'boolean' } } });

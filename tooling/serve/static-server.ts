@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import { join } from 'node:path';
@@ -20,14 +20,14 @@ export interface StaticServerOptions {
   corsOrigin?: string;
   /** Host only: proxy `/api/*` to the API, stripping `/api`, so the API is same-origin. */
   apiTarget?: string;
-  /** Host only: the runtime config to serve as `/config.json` instead of the built default. */
+  /** Host only: the runtime config served as `/config.json` (see runtime-config.ts). */
   config?: unknown;
 }
 
 /** The remotes and default language the page composer needs, from the runtime config served as /config.json. */
 function composition(options: StaticServerOptions): { remotes: Record<RemoteName, string>; defaultLanguage: Language } {
-  const config = (options.config ?? JSON.parse(readFileSync(join(options.root, 'config.json'), 'utf8'))) as { remotes?: Record<RemoteName, string>; defaultLanguage?: unknown };
-  if (!config.remotes) throw new Error('the runtime config lists no remotes');
+  const config = options.config as { remotes?: Record<RemoteName, string>; defaultLanguage?: unknown } | undefined;
+  if (!config?.remotes) throw new Error('the host needs its runtime config, with its remotes');
   return { remotes: config.remotes, defaultLanguage: isLanguage(config.defaultLanguage) ? config.defaultLanguage : FALLBACK_LANGUAGE };
 }
 

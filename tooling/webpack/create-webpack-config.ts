@@ -9,6 +9,7 @@ import type { Configuration } from 'webpack';
 import type { Configuration as DevServerConfiguration } from 'webpack-dev-server';
 import { REMOTES } from '../remotes';
 import { LOCAL_PORTS } from '../serve/local-topology';
+import { localRuntimeConfig } from '../serve/runtime-config';
 import { sharedSingletons } from './shared-dependencies';
 
 export type FederationConfig = moduleFederationPlugin.ModuleFederationPluginOptions;
@@ -167,7 +168,19 @@ function appConfig(options: AppBuildOptions, argv: WebpackArgv): AppConfiguratio
       headers: { 'Access-Control-Allow-Origin': '*' },
       client: { overlay: { warnings: false } },
       // Same-origin API, as in production: the XSRF cookie needs it.
-      proxy: [{ context: ['/api'], target: 'http://localhost:3004', pathRewrite: { '^/api': '' } }],
+      proxy: [{ context: ['/api'], target: `http://localhost:${LOCAL_PORTS.api}`, pathRewrite: { '^/api': '' } }],
+      // The host's config.json, from the start-up script the images run (remotes on their ports).
+      ...(isRemote
+        ? {}
+        : {
+            setupMiddlewares: (middlewares, server) => {
+              server.app?.get('/config.json', (_request, response) => {
+                response.setHeader('Cache-Control', 'no-cache');
+                response.json(localRuntimeConfig(LOCAL_PORTS));
+              });
+              return middlewares;
+            },
+          }),
     },
   };
 }

@@ -2,8 +2,9 @@
  * @jest-environment node
  */
 // Node's real Response is used to feed readRuntimeConfig (jsdom has none).
-import shippedConfig from '../../public/config.json';
-import { ConfigError, parseRuntimeConfig, readRuntimeConfig, remoteTextsBase } from './runtime-config';
+import { LOCAL_PORTS } from '../../../tooling/serve/local-topology';
+import { localRuntimeConfig } from '../../../tooling/serve/runtime-config';
+import { ConfigError, parseRuntimeConfig, readRuntimeConfig, REMOTE_NAMES, remoteTextsBase } from './runtime-config';
 
 const validInput = {
   apiBase: '/api/v1/',
@@ -51,8 +52,11 @@ describe('parseRuntimeConfig', () => {
     });
   });
 
-  it('accepts the config.json the host ships', () => {
-    expect(parseRuntimeConfig(shippedConfig).remotes.intro).toBe(shippedConfig.remotes.intro);
+  // Its one writer is the images' start-up script (run here as `npm run up` runs it).
+  it('accepts the config.json the start-up script writes, with an entry for every remote', () => {
+    const config = parseRuntimeConfig(localRuntimeConfig(LOCAL_PORTS));
+    expect(Object.keys(config.remotes)).toEqual([...REMOTE_NAMES]);
+    expect(config.remotes.signup).toBe(`http://localhost:${LOCAL_PORTS.signup}/remoteEntry.js`);
   });
 
   it('defaults the language to English and leaves swipeBackEnabled out when not given', () => {
