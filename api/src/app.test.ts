@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createApp } from './app';
 import type { Database } from './db/database';
 import type { LogEntry } from './http/logger';
-import { XSRF_HEADERS } from './test-support/http-client';
+import { XSRF_HEADERS } from '../test/support/http-client';
 
 // These routes never reach the database, so a stand-in whose every call fails is enough, and the
 // file needs no PGlite start-up.

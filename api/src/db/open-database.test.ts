@@ -1,15 +1,15 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { createTestDatabase, testEngines, type TestDatabase } from '../test-support/test-databases';
+import { createTestDatabase, testEngines, type TestDatabase } from '../../test/support/test-databases';
 import type { Database } from './database';
 import { answerOnce, purgeExpiredKeys } from './idempotency-store';
 import { MIGRATIONS, migrate } from './migrate';
 import { openDatabase } from './open-database';
 import { findSignUpById, findSignUpForReader, insertSignUp } from './sign-up-repository';
-import type * as NativePglite from '../test-support/native-pglite';
+import type * as NativePglite from '../../test/support/native-pglite';
 
 jest.mock('@electric-sql/pglite', () =>
-  jest.requireActual<typeof NativePglite>('../test-support/native-pglite').loadPgliteNatively(),
+  jest.requireActual<typeof NativePglite>('../../test/support/native-pglite').loadPgliteNatively(),
 );
 
 jest.setTimeout(60_000);

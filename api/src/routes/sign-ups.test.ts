@@ -1,12 +1,12 @@
 import net from 'node:net';
 import { INVALID_CHECKSUM_TEST_CARD_CODE, makeTestCardCode } from '@special-gift/shared/test-cards';
-import { postSignUp, XSRF_HEADERS } from '../test-support/http-client';
-import { testEngines } from '../test-support/test-databases';
-import { startTestServer, type TestServer } from '../test-support/test-server';
-import type * as NativePglite from '../test-support/native-pglite';
+import { postSignUp, XSRF_HEADERS } from '../../test/support/http-client';
+import { testEngines } from '../../test/support/test-databases';
+import { startTestServer, type TestServer } from '../../test/support/test-server';
+import type * as NativePglite from '../../test/support/native-pglite';
 
 jest.mock('@electric-sql/pglite', () =>
-  jest.requireActual<typeof NativePglite>('../test-support/native-pglite').loadPgliteNatively(),
+  jest.requireActual<typeof NativePglite>('../../test/support/native-pglite').loadPgliteNatively(),
 );
 
 // Opening a fresh PGlite takes seconds: one database per engine for the whole file, a new card per test.

@@ -1,6 +1,6 @@
-import { createTestDatabase, testEngines, type TestDatabase } from '../test-support/test-databases';
-import { startApi, type ApiProcess } from '../test-support/api-process';
-import { postSignUp } from '../test-support/http-client';
+import { createTestDatabase, testEngines, type TestDatabase } from '../support/test-databases';
+import { startApi, type ApiProcess } from '../support/api-process';
+import { postSignUp } from '../support/http-client';
 import { makeTestCardCode } from '@special-gift/shared/test-cards';
 import pg from 'pg';
 

@@ -1,6 +1,6 @@
-import { apiEnvFor, createTestDatabase, testEngines } from '../test-support/test-databases';
-import { startApi } from '../test-support/api-process';
-import { signUpLoad, unreadable, type Acknowledged } from './signing-clients';
+import { apiEnvFor, createTestDatabase, testEngines } from '../support/test-databases';
+import { startApi } from '../support/api-process';
+import { signUpLoad, unreadable, type Acknowledged } from '../support/signing-clients';
 
 // `kill -9` in the middle of concurrent sign-ups, a restart on the same data, and every sign-up
 // the API acknowledged with 201 must be there. PGlite with durable commits (fsync on, the default).

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import { makeTestCardCode } from '@special-gift/shared/test-cards';
-import { XSRF_HEADERS } from '../test-support/http-client';
+import { XSRF_HEADERS } from './http-client';
 
 /** TEST SUPPORT ONLY. A sign-up the API acknowledged with 201: what its creator can read back. */
 export interface Acknowledged {

@@ -1,12 +1,12 @@
 import { API_ERROR_CODES } from '@special-gift/shared/api';
 import net from 'node:net';
-import { startTestServer, type TestServer } from '../test-support/test-server';
-import { postSignUp, XSRF_HEADERS } from '../test-support/http-client';
+import { startTestServer, type TestServer } from '../support/test-server';
+import { postSignUp, XSRF_HEADERS } from '../support/http-client';
 import { makeTestCardCode } from '@special-gift/shared/test-cards';
-import type * as NativePglite from '../test-support/native-pglite';
+import type * as NativePglite from '../support/native-pglite';
 
 jest.mock('@electric-sql/pglite', () =>
-  jest.requireActual<typeof NativePglite>('../test-support/native-pglite').loadPgliteNatively(),
+  jest.requireActual<typeof NativePglite>('../support/native-pglite').loadPgliteNatively(),
 );
 
 // A corpus of malformed requests, from wrongly typed fields to broken HTTP: never a 5xx, every

@@ -1,6 +1,6 @@
-import { apiEnvFor, createTestDatabase, testEngines } from '../test-support/test-databases';
-import { startApi } from '../test-support/api-process';
-import { signUpLoad, unreadable } from './signing-clients';
+import { apiEnvFor, createTestDatabase, testEngines } from '../support/test-databases';
+import { startApi } from '../support/api-process';
+import { signUpLoad, unreadable } from '../support/signing-clients';
 
 // SIGTERM while keep-alive clients are signing up: readiness fails first, every answer from then
 // on says Connection: close, in-flight requests finish, and no client sees its connection reset.

@@ -1,7 +1,7 @@
-import { createTestDatabase, type TestDatabase } from '../test-support/test-databases';
+import { createTestDatabase, type TestDatabase } from '../support/test-databases';
 import { spawn } from 'node:child_process';
-import { productionBundle, spawnApi, startApi } from '../test-support/api-process';
-import { signUpLoad, unreadable } from './signing-clients';
+import { productionBundle, spawnApi, startApi } from '../support/api-process';
+import { signUpLoad, unreadable } from '../support/signing-clients';
 
 // One PGlite data directory, one process: a second one refuses to start, says why, and the first
 // one's data stays whole. The lock is the kernel's, so a crashed holder leaves none behind.

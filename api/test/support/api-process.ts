@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { buildBundle } from '../build-bundle';
+import { buildBundle } from '../../src/build-bundle';
 
 let bundle: string | undefined;
 
