@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import type { Database } from '../db/database';
-import { ApiError } from '../http/api-error';
+import { ApiError, sendError } from '../http/api-error';
 import type { Lifecycle } from '../http/lifecycle';
 import { methodNotAllowed } from '../http/method-not-allowed';
 
@@ -17,7 +17,8 @@ export function healthRoutes(db: Database, lifecycle: Lifecycle): Router {
     .route('/v1/ready')
     .get(async (_req, res) => {
       // Fails first on shutdown, so a load balancer stops sending traffic before the listener closes.
-      if (lifecycle.stopping) throw new ApiError(503, 'not_ready', 'This instance is shutting down.');
+      // Answered here, not thrown: it is the expected answer while stopping, not a fault to log.
+      if (lifecycle.stopping) return sendError(res, new ApiError(503, 'not_ready', 'This instance is shutting down.'));
       try {
         await db.ping();
       } catch {
