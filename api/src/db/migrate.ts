@@ -41,10 +41,10 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 3,
     sql: `
       -- Each read token a creator was given (the 201, then one per idempotent replay of it), as
-      -- SHA-256 hex; the most recent ten are kept (see sign-up-repository.ts).
+      -- SHA-256 hex; the most recent ten are kept (see sign-up-repository.ts). read_token_hash
+      -- stays, written and read too, while replicas of the previous release may run beside these.
       ALTER TABLE sign_ups ADD COLUMN read_token_hashes text[] NOT NULL DEFAULT '{}';
       UPDATE sign_ups SET read_token_hashes = ARRAY[read_token_hash] WHERE read_token_hash IS NOT NULL;
-      ALTER TABLE sign_ups DROP COLUMN read_token_hash;
       -- Stored answers kept the token itself for replays: only the hash above may exist.
       UPDATE idempotency_keys SET body = body - 'readToken' WHERE body ? 'readToken';
     `,
