@@ -5,7 +5,7 @@ import http from 'node:http';
 import type { Socket } from 'node:net';
 import path from 'node:path';
 import { productionBundle, spawnApi, startApi } from '../support/api-process';
-import { signUpLoad, unreadable } from '../support/signing-clients';
+import { lostAfterRestart, signUpLoad } from '../support/signing-clients';
 
 // One PGlite data directory, one process: a second one waits a bounded time for the first to stop,
 // then refuses to start, says why, and the first one's data stays whole. The lock is the kernel's,
@@ -46,13 +46,7 @@ it('a second process on a data directory in use exits non-zero with a clear mess
   expect((await fetch(`${first.baseUrl}/v1/ready`)).status).toBe(200);
   first.child.kill('SIGTERM');
   expect((await first.exited).code).toBe(0);
-  const reopened = await startApi({ API_DATA_DIR: dataDir() });
-  try {
-    expect(await unreadable(reopened.baseUrl, acknowledged)).toEqual([]);
-  } finally {
-    reopened.child.kill('SIGTERM');
-    await reopened.exited;
-  }
+  expect(await lostAfterRestart({ API_DATA_DIR: dataDir() }, acknowledged)).toEqual([]);
 });
 
 it('deleting the lock file admits no second writer: the second process refuses', async () => {

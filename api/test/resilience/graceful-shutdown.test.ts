@@ -1,6 +1,6 @@
 import { apiEnvFor, createTestDatabase, testEngines } from '../support/test-databases';
 import { startApi } from '../support/api-process';
-import { pollReadiness, signUpLoad, unreadable, type Acknowledged } from '../support/signing-clients';
+import { lostAfterRestart, pollReadiness, signUpLoad, type Acknowledged } from '../support/signing-clients';
 
 // SIGTERM and SIGINT, sent to the API alone or to its whole process group (Ctrl-C in a terminal,
 // `kill -- -<pgid>`, systemd's default), while 12 keep-alive clients sign up and a load balancer
@@ -60,15 +60,9 @@ describe.each(testEngines())('stopping under keep-alive load on %s', (engine) =>
       }
       console.log(`${engine}:\n${figures.join('\n')}`);
 
-      const restarted = await startApi(env);
-      try {
-        const lost = await unreadable(restarted.baseUrl, acknowledged);
-        console.log(`${engine}: ${acknowledged.length} acknowledged over ${cases.length} stops, ${lost.length} lost`);
-        expect(lost).toEqual([]);
-      } finally {
-        restarted.child.kill('SIGTERM');
-        await restarted.exited;
-      }
+      const lost = await lostAfterRestart(env, acknowledged);
+      console.log(`${engine}: ${acknowledged.length} acknowledged over ${cases.length} stops, ${lost.length} lost`);
+      expect(lost).toEqual([]);
     } finally {
       await database.drop();
     }

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import { makeTestCardCode } from '@special-gift/shared/test-cards';
+import { startApi } from './api-process';
 import { XSRF_HEADERS } from './http-client';
 
 /** TEST SUPPORT ONLY. A sign-up the API acknowledged with 201: what its creator can read back. */
@@ -154,6 +155,17 @@ export async function pollReadiness(baseUrl: string, everyMs: number, stop: () =
     agent.destroy();
   }
   return { answers, failures };
+}
+
+/** Starts the API on `env` (the same data), and returns the acknowledged sign-ups it cannot show: lost. */
+export async function lostAfterRestart(env: Record<string, string>, acknowledged: readonly Acknowledged[]): Promise<Acknowledged[]> {
+  const restarted = await startApi(env);
+  try {
+    return await unreadable(restarted.baseUrl, acknowledged);
+  } finally {
+    restarted.child.kill('SIGTERM');
+    await restarted.exited;
+  }
 }
 
 /** The acknowledged sign-ups that the API at `baseUrl` cannot show its creator: lost. */
