@@ -61,11 +61,8 @@ async function main(): Promise<void> {
 
   let stopping = false;
   const shutdown = async (reason: string) => {
-    if (stopping) {
-      // A second signal (the group's and a launcher's, or Ctrl-C twice) changes nothing: the stop is under way.
-      log({ msg: 'already shutting down', reason });
-      return;
-    }
+    // A second signal (the group's and a launcher's, Ctrl-C twice) changes nothing: the stop is under way.
+    if (stopping) return;
     stopping = true;
     log({ msg: 'shutting down', reason });
     // 1. Readiness fails at once; everything else is served as usual, on the same connections.

@@ -94,11 +94,12 @@ export class ConnectionTracker {
 
   /**
    * Stops accepting connections and closes the open ones without cutting a request: each answer
-   * from then on closes its connection (`onListenerClosed`: see `closeConnectionsWhenDraining`), and a connection with
-   * no request in progress is closed once it has been quiet for `idleCloseMs`, counted from now
-   * (a client that is about to reuse it has had that long to do so). Not Node's `server.close()`,
-   * which closes idle keep-alive connections at once, racing a client's next request on them.
-   * Resolves with whether every connection closed within `graceMs`; past it the rest are cut.
+   * from then on closes its connection (`onListenerClosed`, see `closeConnectionsWhenDraining`),
+   * and a connection with no request in progress is closed once it has been quiet for
+   * `idleCloseMs`, counted from now (a client about to reuse it has had that long to do so). Not
+   * Node's `server.close()`, which closes idle keep-alive connections at once, racing a client's
+   * next request on them. Resolves with whether every connection closed within `graceMs`; past
+   * it the rest are cut.
    */
   async drain({ idleCloseMs, graceMs, onListenerClosed }: DrainOptions): Promise<'drained' | 'grace over'> {
     // Answers do not close their connections yet, so no client reconnects meanwhile.
