@@ -51,17 +51,19 @@ it('a second process on a data directory in use exits non-zero with a clear mess
 
 it('deleting the lock file admits no second writer: the second process refuses', async () => {
   const first = await startApi({ API_DATA_DIR: dataDir() });
+  // What a person or a clean-up job removing a "stale" lock would do (api.lock was the lock once).
+  rmSync(path.join(dataDir(), 'api.lock'), { force: true });
+  const second = spawnApi({ API_DATA_DIR: dataDir(), DATA_DIR_LOCK_WAIT_MS: '500' });
   try {
-    // What a person or a clean-up job removing a "stale" lock would do (api.lock was the lock once).
-    rmSync(path.join(dataDir(), 'api.lock'), { force: true });
-    const second = spawnApi({ API_DATA_DIR: dataDir(), DATA_DIR_LOCK_WAIT_MS: '500' });
     expect(await second.listening).toBeNull();
     expect((await second.exited).code).toBe(1);
     expect(String(second.lines.find((line) => line.msg === 'start-up failed')?.error)).toContain('is in use by another API process');
     expect((await fetch(`${first.baseUrl}/v1/ready`)).status).toBe(200);
   } finally {
+    // Were it admitted, the second writer must not outlive the test.
+    second.child.kill('SIGKILL');
     first.child.kill('SIGTERM');
-    await first.exited;
+    await Promise.all([first.exited, second.exited]);
   }
 });
 
