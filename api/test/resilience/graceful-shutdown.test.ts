@@ -48,10 +48,11 @@ describe.each(testEngines())('stopping under keep-alive load on %s', (engine) =>
         );
         expect({ signal, target, failures: result.failures, pollFailures: poll.failures, code }).toEqual({ signal, target, failures: {}, pollFailures: {}, code: 0 });
         expect(result.acknowledged.length).toBeGreaterThan(0);
-        // Readiness failed from the moment the signal was handled (log order), and the balancer saw it.
-        const handled = api.lines.findIndex((line) => line.msg === 'shutting down');
-        expect(handled).toBeGreaterThan(0);
-        expect(new Set(api.lines.slice(handled).filter((line) => line.path === '/v1/ready').map((line) => line.status))).toEqual(new Set([503]));
+        // Readiness failed for every check that began once the signal was handled, and the balancer saw it.
+        const handledAt = Date.parse(String(api.lines.find((line) => line.msg === 'shutting down')?.time));
+        const began = (line: Record<string, unknown>) => Date.parse(String(line.time)) - Number(line.ms);
+        const checksAfter = api.lines.filter((line) => line.path === '/v1/ready' && began(line) > handledAt);
+        expect(new Set(checksAfter.map((line) => line.status))).toEqual(new Set([503]));
         expect(firstNotReady).toBeDefined();
         expect(api.lines.map((line) => line.msg)).toContain('stopped');
         // The readiness 503s of a stop are expected answers, not errors.
