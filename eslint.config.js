@@ -41,6 +41,12 @@ module.exports = tseslint.config(
     files: ['shared/**'],
     rules: { 'no-restricted-imports': ['error', { patterns: forbidImportsOf(appPackages, 'shared is the contract: it imports no app code.') }] },
   },
+  {
+    // The API's code never depends on its tests' helpers (api/test/support): they are not in the bundle.
+    files: ['api/src/**'],
+    ignores: ['api/src/**/*.test.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/test/**'], message: 'api/test/ is test code: the API does not import it.' }] }] },
+  },
   ...remoteDirs.map((remote) => ({
     files: [`${remote}/**`],
     rules: {

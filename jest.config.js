@@ -1,4 +1,5 @@
-// One Jest run for the whole workspace: a project per package, tests beside the code (*.test.ts[x]).
+// One Jest run for the whole workspace: a project per package, tests beside the code (*.test.ts[x]);
+// the API's process-level tests and test helpers live apart, in api/test/.
 const swc = [
   '@swc/jest',
   {
@@ -29,7 +30,7 @@ const browserPackage = (name) => ({
 module.exports = {
   projects: [
     ...['shared', 'host', ...require('./tooling/remotes.json').map((remote) => remote.dir)].map(browserPackage),
-    { ...common('api'), testEnvironment: 'node' },
+    { ...common('api'), testMatch: ['<rootDir>/{src,test}/**/*.test.ts'], testEnvironment: 'node' },
     { ...common('tooling'), testMatch: ['<rootDir>/**/*.test.ts'], testEnvironment: 'node' },
   ],
 };

@@ -1,9 +1,10 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app';
+import { Lifecycle } from './http/lifecycle';
 import type { Database } from './db/database';
 import type { LogEntry } from './http/logger';
-import { XSRF_HEADERS } from './test-support/http-client';
+import { XSRF_HEADERS } from '../test/support/http-client';
 
 // These routes never reach the database, so a stand-in whose every call fails is enough, and the
 // file needs no PGlite start-up.
@@ -77,6 +78,28 @@ describe('GET /v1/ready', () => {
     const response = await fetch(`${baseUrl}/v1/ready`);
     expect(response.status).toBe(503);
     expect(await errorCode(response)).toBe('not_ready');
+  });
+
+  it('answers 503 not_ready while shutting down, logged as the request it is (info), not as an error', async () => {
+    const lifecycle = new Lifecycle();
+    lifecycle.stop();
+    const stopping: LogEntry[] = [];
+    const app = createApp({ db: failingDb, cookieSecure: false, lifecycle, log: (entry) => stopping.push(entry) });
+    const local = await new Promise<Server>((resolve) => {
+      const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
+    });
+    try {
+      const response = await fetch(`http://127.0.0.1:${(local.address() as AddressInfo).port}/v1/ready`);
+      expect(response.status).toBe(503);
+      expect(await errorCode(response)).toBe('not_ready');
+      // The request line is written when the response closes.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(stopping).toEqual([expect.objectContaining({ msg: 'request', path: '/v1/ready', status: 503 })]);
+      expect(stopping.some((entry) => entry.level !== undefined && entry.level !== 'info')).toBe(false);
+    } finally {
+      local.closeAllConnections();
+      await new Promise((resolve) => local.close(resolve));
+    }
   });
 });
 

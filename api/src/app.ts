@@ -1,12 +1,13 @@
 import express, { type Express } from 'express';
 import type { Database } from './db/database';
 import { errorHandler, notFound } from './http/error-handler';
-import { closeConnectionsWhenStopping, Lifecycle } from './http/lifecycle';
+import { closeConnectionsWhenDraining, Lifecycle } from './http/lifecycle';
 import { jsonLineLogger, silentLogger, type Logger } from './http/logger';
 import { originCheck } from './http/origin-check';
 import { requireHost } from './http/protocol-errors';
 import { requestLog } from './http/request-log';
 import { securityHeaders } from './http/security-headers';
+import { trustedProxies } from './http/trusted-proxies';
 import { xsrfProtection } from './http/xsrf';
 import { healthRoutes } from './routes/health';
 import { signUpRoutes } from './routes/sign-ups';
@@ -15,8 +16,10 @@ export interface AppOptions {
   readonly db: Database;
   /** Adds `Secure` to the XSRF cookie; on wherever the API is served over HTTPS. */
   readonly cookieSecure: boolean;
-  /** Origins besides the API's own that may send mutating requests (config `PUBLIC_ORIGIN`). */
+  /** The site's origins, the only ones that may send mutating requests (config `PUBLIC_ORIGIN`); none: loopback origins only. */
   readonly allowedOrigins?: readonly string[];
+  /** Proxies whose X-Forwarded-For is believed (config `TRUSTED_PROXIES`); none: the peer is the client. */
+  readonly trustedProxies?: readonly string[];
   /** Per-client sign-up attempts a minute; 0: no limit (tests that send many). */
   readonly signUpsPerMinute?: number;
   readonly idempotencyKeyTtlHours?: number;
@@ -31,6 +34,7 @@ export function createApp({
   db,
   cookieSecure,
   allowedOrigins = [],
+  trustedProxies: proxies = [],
   signUpsPerMinute = 0,
   idempotencyKeyTtlHours = 24,
   lifecycle = new Lifecycle(),
@@ -39,11 +43,12 @@ export function createApp({
   const logger = log === false ? silentLogger : log;
   const app = express();
   app.disable('x-powered-by');
-  // The client address for rate limiting: X-Forwarded-For is believed only from a proxy on a
-  // loopback or private address (the host's nginx in front).
-  app.set('trust proxy', 'loopback, linklocal, uniquelocal');
+  // The client address for rate limiting: X-Forwarded-For is believed only from a proxy the
+  // deployment names (the host's nginx in front), never from any peer that merely looks private.
+  const trusted = trustedProxies(proxies);
+  app.set('trust proxy', (address: string) => trusted(address));
   app.use(requestLog(logger));
-  app.use(closeConnectionsWhenStopping(lifecycle));
+  app.use(closeConnectionsWhenDraining(lifecycle));
   app.use(requireHost);
   app.use(securityHeaders);
   // Before every route: a mutating request from another site, or without the token, never reaches a handler.

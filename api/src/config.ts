@@ -1,8 +1,10 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
+import { DEFAULT_LOCK_WAIT_MS } from './db/data-dir-lock';
 
 export type DatabaseConfig =
   /** The embedded default: PGlite in a directory, one process at a time. */
-  | { readonly engine: 'pglite'; readonly dataDir: string; readonly fsync: boolean }
+  | { readonly engine: 'pglite'; readonly dataDir: string; readonly fsync: boolean; readonly lockWaitMs?: number }
   /** A PostgreSQL server, shared by any number of API processes. */
   | { readonly engine: 'postgres'; readonly url: string; readonly poolSize: number };
 
@@ -18,9 +20,14 @@ export interface ApiConfig {
   readonly signUpsPerMinute: number;
   /** How long an idempotency key replays its answer; purged afterwards. */
   readonly idempotencyKeyTtlHours: number;
-  /** After SIGTERM, how long readiness fails before the listener closes (for a load balancer to notice). */
+  /**
+   * Proxies whose `X-Forwarded-For` is believed (IP addresses, CIDR ranges, host names resolved
+   * from time to time); empty: the client is always the connection's peer.
+   */
+  readonly trustedProxies: readonly string[];
+  /** After SIGTERM or SIGINT, how long readiness fails while everything else is served as usual (for a load balancer to notice). */
   readonly shutdownDelayMs: number;
-  /** After SIGTERM, the most time in-flight requests and open connections get before they are cut. */
+  /** After that, the most time in-flight requests and open connections get before they are cut. */
   readonly shutdownGraceMs: number;
 }
 
@@ -53,7 +60,22 @@ function parseDatabase(env: Readonly<Record<string, string | undefined>>): Datab
     engine: 'pglite',
     dataDir: env.API_DATA_DIR ? path.resolve(env.API_DATA_DIR) : DEFAULT_DATA_DIR,
     fsync: parseSwitch('PGLITE_FSYNC', env.PGLITE_FSYNC, true),
+    lockWaitMs: parseInteger('DATA_DIR_LOCK_WAIT_MS', env.DATA_DIR_LOCK_WAIT_MS, DEFAULT_LOCK_WAIT_MS, 0, 600_000),
   };
+}
+
+const HOST_NAME = /^(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
+
+function parseProxies(value: string | undefined): string[] {
+  if (!value) return [];
+  return value.split(',').map((entry) => {
+    const trimmed = entry.trim();
+    const [address = '', prefix] = trimmed.split('/');
+    const ipVersion = isIP(address);
+    const validPrefix = prefix === undefined || (/^[0-9]{1,3}$/.test(prefix) && Number(prefix) <= (ipVersion === 6 ? 128 : 32));
+    if ((ipVersion !== 0 && validPrefix) || (prefix === undefined && HOST_NAME.test(trimmed))) return trimmed.toLowerCase();
+    throw new Error(`TRUSTED_PROXIES must be IP addresses, CIDR ranges or host names, got "${trimmed}"`);
+  });
 }
 
 function parseOrigins(value: string | undefined): string[] {
@@ -77,6 +99,7 @@ export function readConfig(env: Readonly<Record<string, string | undefined>>): A
     allowedOrigins,
     signUpsPerMinute: parseInteger('SIGN_UPS_PER_MINUTE', env.SIGN_UPS_PER_MINUTE, 20, 0, 1_000_000),
     idempotencyKeyTtlHours: parseInteger('IDEMPOTENCY_KEY_TTL_HOURS', env.IDEMPOTENCY_KEY_TTL_HOURS, 24, 1, 24 * 365),
+    trustedProxies: parseProxies(env.TRUSTED_PROXIES),
     shutdownDelayMs: parseInteger('SHUTDOWN_DELAY_MS', env.SHUTDOWN_DELAY_MS, 0, 0, 60_000),
     shutdownGraceMs: parseInteger('SHUTDOWN_GRACE_MS', env.SHUTDOWN_GRACE_MS, 10_000, 0, 120_000),
   };

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import path from 'node:path';
-import { makeTempDataDir } from './test-support/test-server';
+import { makeTempDataDir } from '../test/support/test-server';
 
 // The real entry point in its own process (tsx, as `npm start` runs it): it reads the environment,
 // serves, logs JSON lines, and on SIGTERM shuts down cleanly with exit code 0.

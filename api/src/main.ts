@@ -1,10 +1,11 @@
-import type { Server } from 'node:http';
-import net, { type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { createApp } from './app';
 import { readConfig } from './config';
 import { exitWithParent } from '../../tooling/process/exit-with-parent';
 import { purgeExpiredKeys } from './db/idempotency-store';
 import { openDatabase } from './db/open-database';
+import { warmUp } from './db/warm-up';
+import { ConnectionTracker } from './http/drain';
 import { Lifecycle } from './http/lifecycle';
 import { jsonLineLogger as log } from './http/logger';
 import { createApiServer } from './http/protocol-errors';
@@ -12,20 +13,21 @@ import { createApiServer } from './http/protocol-errors';
 const PURGE_EVERY_MS = 15 * 60_000;
 // Past the grace period, the database gets this long to close before the process exits anyway.
 const CLOSE_DATABASE_MS = 5_000;
-
-/** Stops accepting without Node's http close(), which also cuts idle keep-alive connections at once. */
-function stopListening(server: Server): Promise<void> {
-  return new Promise((resolve) => net.Server.prototype.close.call(server, () => resolve()));
-}
+// While draining, a keep-alive connection with no request in progress is closed after this much quiet.
+const DRAIN_IDLE_CLOSE_MS = 1_000;
 
 async function main(): Promise<void> {
   const config = readConfig(process.env);
-  const db = await openDatabase(config.database);
+  const db = await openDatabase(config.database, {
+    onLockWait: () => log({ msg: 'data directory in use; waiting for the process holding it to stop', waitMs: config.database.engine === 'pglite' ? config.database.lockWaitMs : 0 }),
+  });
+  await warmUp(db);
   const lifecycle = new Lifecycle();
   const app = createApp({
     db,
     cookieSecure: config.cookieSecure,
     allowedOrigins: config.allowedOrigins,
+    trustedProxies: config.trustedProxies,
     signUpsPerMinute: config.signUpsPerMinute,
     idempotencyKeyTtlHours: config.idempotencyKeyTtlHours,
     lifecycle,
@@ -45,7 +47,9 @@ async function main(): Promise<void> {
   void purge();
   const purgeTimer = setInterval(() => void purge(), PURGE_EVERY_MS).unref();
 
-  const server = createApiServer(app).listen(config.port, config.host);
+  const server = createApiServer(app);
+  const connections = new ConnectionTracker(server);
+  server.listen(config.port, config.host);
   server.once('listening', () => {
     const { address, port } = server.address() as AddressInfo;
     log({ msg: 'listening', address, port, ...where });
@@ -57,21 +61,21 @@ async function main(): Promise<void> {
 
   let stopping = false;
   const shutdown = async (reason: string) => {
+    // A second signal (the group's and a launcher's, Ctrl-C twice) changes nothing: the stop is under way.
     if (stopping) return;
     stopping = true;
     log({ msg: 'shutting down', reason });
-    // 1. Readiness fails and every answer says Connection: close.
+    // 1. Readiness fails at once; everything else is served as usual, on the same connections.
     lifecycle.stop();
     if (config.shutdownDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, config.shutdownDelayMs));
-    // 2. No new connections. In-flight requests finish; each keep-alive connection closes after
-    //    its next answer, or when idle past the keep-alive timeout the client was told of.
-    const drained = stopListening(server);
-    const graceOver = new Promise<'grace over'>((resolve) => setTimeout(() => resolve('grace over'), config.shutdownGraceMs).unref());
-    if ((await Promise.race([drained, graceOver])) === 'grace over') {
-      log({ level: 'warn', msg: 'grace period over; closing the remaining connections' });
-      server.closeAllConnections();
+    // 2. No new connections; in-flight requests finish, each answer closes its connection, and an
+    //    idle keep-alive connection is closed once quiet (see ConnectionTracker.drain).
+    const drained = await connections.drain({ idleCloseMs: DRAIN_IDLE_CLOSE_MS, graceMs: config.shutdownGraceMs, onListenerClosed: () => lifecycle.drain() });
+    if (drained === 'grace over') {
+      log({ level: 'warn', msg: 'grace period over; closed the remaining connections' });
     }
-    // 3. The database last, so every acknowledged sign-up is flushed and the pool ends cleanly.
+    // 3. The database, then the data-directory lock last, so every acknowledged sign-up is flushed
+    //    before another process may open the directory.
     clearInterval(purgeTimer);
     setTimeout(() => {
       log({ level: 'error', msg: 'database did not close in time' });
@@ -85,8 +89,9 @@ async function main(): Promise<void> {
       process.exitCode = 1;
     }
   };
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
-  process.once('SIGINT', () => void shutdown('SIGINT'));
+  // `on`, not `once`: a repeated signal must not fall back to the default action (exit at once).
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
   // For the development launchers (`npm start`, `npm run serve`): no orphan holding the data directory.
   exitWithParent(() => void shutdown('parent exited'));
 }

@@ -1,9 +1,11 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import type { Server } from 'node:http';
+import type { ClientRequest, IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import type { ApiErrorBody } from '@special-gift/shared/api';
 import { join } from 'node:path';
 import { FALLBACK_LANGUAGE, isLanguage, type Language } from '@special-gift/shared';
-import express, { type Response } from 'express';
+import express, { type RequestHandler, type Response } from 'express';
 import { createProxyMiddleware } from 'http-proxy-middleware';
 import { createPageComposer, createScreenFiles } from '../compose/compose-page';
 import { PAGE_TEMPLATE_FILE, SCREEN_FILES_PREFIX } from '../compose/composition';
@@ -29,6 +31,63 @@ function composition(options: StaticServerOptions): { remotes: Record<RemoteName
   const config = options.config as { remotes?: Record<RemoteName, string>; defaultLanguage?: unknown } | undefined;
   if (!config?.remotes) throw new Error('the host needs its runtime config, with its remotes');
   return { remotes: config.remotes, defaultLanguage: isLanguage(config.defaultLanguage) ? config.defaultLanguage : FALLBACK_LANGUAGE };
+}
+
+/** nginx's `client_max_body_size` for the API (deploy/nginx/snippets/api-proxy.conf). */
+const API_BODY_LIMIT_BYTES = 64 * 1024;
+// An over-long body is read and discarded for at most this long before the 413 (nginx's lingering close).
+const DISCARD_FOR_MS = 5_000;
+
+function sendJsonError(res: ServerResponse, status: number, body: ApiErrorBody): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text), 'Cache-Control': 'no-store', Connection: 'close' });
+  res.end(text);
+}
+
+/**
+ * Reads a request body for the API, as nginx does, before proxying it: at most 64 KiB, then sent
+ * on with its length ({@link writeBufferedBody}). A longer one gets 413 `payload_too_large`
+ * once the client has finished sending (or after 5 s), so the client reads the answer instead of
+ * finding its upload cut. Streamed to the API instead, a body it refuses (past 16 KiB it answers
+ * 413 and closes) broke the upload mid-way and the proxy answered 500.
+ */
+const bufferApiBody: RequestHandler = (req, res, next) => {
+  if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) return next();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let over = Number(req.headers['content-length']) > API_BODY_LIMIT_BYTES;
+  const tooLarge = () => {
+    if (res.headersSent) return;
+    sendJsonError(res, 413, { error: { code: 'payload_too_large', message: 'The request body is larger than 64 KiB.' } });
+  };
+  const discarding = setTimeout(tooLarge, DISCARD_FOR_MS);
+  req.on('data', (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > API_BODY_LIMIT_BYTES) over = true;
+    if (!over) chunks.push(chunk);
+  });
+  req.once('error', () => clearTimeout(discarding));
+  req.once('end', () => {
+    clearTimeout(discarding);
+    if (over) return tooLarge();
+    (req as IncomingMessage & { body?: Buffer }).body = Buffer.concat(chunks);
+    next();
+  });
+};
+
+function writeBufferedBody(proxyReq: ClientRequest, req: IncomingMessage): void {
+  const body = (req as IncomingMessage & { body?: unknown }).body;
+  if (!Buffer.isBuffer(body)) return;
+  proxyReq.removeHeader('Transfer-Encoding');
+  proxyReq.setHeader('Content-Length', body.length);
+  proxyReq.write(body);
+}
+
+/** The API down or its connection lost: 502 in the API's error shape, or a cut connection once an answer has begun. */
+function answerProxyError(_error: Error, _req: IncomingMessage, res: ServerResponse | Socket): void {
+  if (!('writeHead' in res)) return void res.destroy();
+  if (res.headersSent) return void res.destroy();
+  sendJsonError(res, 502, { error: { code: 'internal_error', message: 'The API could not be reached. Please try again later.' } });
 }
 
 /** Files that must be revalidated on every load so a redeploy is picked up at once. */
@@ -75,7 +134,7 @@ export async function startStaticServer(options: StaticServerOptions): Promise<S
     next();
   });
   if (options.apiTarget) {
-    app.use('/api', createProxyMiddleware({ target: options.apiTarget, changeOrigin: false }));
+    app.use('/api', bufferApiBody, createProxyMiddleware({ target: options.apiTarget, changeOrigin: false, on: { proxyReq: writeBufferedBody, error: answerProxyError } }));
   }
   if (options.config !== undefined) {
     const body = JSON.stringify(options.config);

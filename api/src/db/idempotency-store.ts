@@ -41,30 +41,39 @@ export async function answerOnce(
   key: string,
   requestHash: string,
   produce: (tx: Queryable) => Promise<StoredAnswer>,
+  options: IdempotencyOptions,
+): Promise<IdempotentOutcome> {
+  return db.transaction((tx) => answerOnceIn(tx, key, requestHash, produce, options));
+}
+
+/** {@link answerOnce}'s work inside a transaction the caller opened. */
+export async function answerOnceIn(
+  tx: Queryable,
+  key: string,
+  requestHash: string,
+  produce: (tx: Queryable) => Promise<StoredAnswer>,
   { ttlHours }: IdempotencyOptions,
 ): Promise<IdempotentOutcome> {
-  return db.transaction(async (tx): Promise<IdempotentOutcome> => {
-    await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [key]);
-    const existing = await tx.query<KeyRow>(
-      `SELECT request_hash, status, body, created_at < now() - make_interval(hours => $2) AS expired
-       FROM idempotency_keys WHERE key = $1`,
-      [key, ttlHours],
-    );
-    const row = existing.rows[0];
-    if (row && !row.expired) {
-      return row.request_hash === requestHash ? { kind: 'replayed', answer: { status: row.status, body: row.body } } : { kind: 'key_reused' };
-    }
-    if (row) await tx.query('DELETE FROM idempotency_keys WHERE key = $1', [key]); // expired, not yet purged
-    const answer = await produce(tx);
-    // Passed as JSON text: both drivers store a string parameter for jsonb as is.
-    await tx.query('INSERT INTO idempotency_keys (key, request_hash, status, body) VALUES ($1, $2, $3, $4::jsonb)', [
-      key,
-      requestHash,
-      answer.status,
-      JSON.stringify(answer.body),
-    ]);
-    return { kind: 'fresh', answer };
-  });
+  await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [key]);
+  const existing = await tx.query<KeyRow>(
+    `SELECT request_hash, status, body, created_at < now() - make_interval(hours => $2) AS expired
+     FROM idempotency_keys WHERE key = $1`,
+    [key, ttlHours],
+  );
+  const row = existing.rows[0];
+  if (row && !row.expired) {
+    return row.request_hash === requestHash ? { kind: 'replayed', answer: { status: row.status, body: row.body } } : { kind: 'key_reused' };
+  }
+  if (row) await tx.query('DELETE FROM idempotency_keys WHERE key = $1', [key]); // expired, not yet purged
+  const answer = await produce(tx);
+  // Passed as JSON text: both drivers store a string parameter for jsonb as is.
+  await tx.query('INSERT INTO idempotency_keys (key, request_hash, status, body) VALUES ($1, $2, $3, $4::jsonb)', [
+    key,
+    requestHash,
+    answer.status,
+    JSON.stringify(answer.body),
+  ]);
+  return { kind: 'fresh', answer };
 }
 
 /** Deletes the keys older than the TTL; returns how many. Safe to run from every replica at once. */

@@ -37,6 +37,18 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE sign_ups ADD COLUMN read_token_hash text NULL;
     `,
   },
+  {
+    version: 3,
+    sql: `
+      -- Each read token a creator was given (the 201, then one per idempotent replay of it), as
+      -- SHA-256 hex; the most recent ten are kept (see sign-up-repository.ts). read_token_hash
+      -- stays, written and read too, while replicas of the previous release may run beside these.
+      ALTER TABLE sign_ups ADD COLUMN read_token_hashes text[] NOT NULL DEFAULT '{}';
+      UPDATE sign_ups SET read_token_hashes = ARRAY[read_token_hash] WHERE read_token_hash IS NOT NULL;
+      -- Stored answers kept the token itself for replays: only the hash above may exist.
+      UPDATE idempotency_keys SET body = body - 'readToken' WHERE body ? 'readToken';
+    `,
+  },
 ];
 
 /** Any fixed 64-bit number, the same in every replica: the advisory lock that serialises migrations. */
@@ -47,7 +59,7 @@ const MIGRATION_LOCK_ID = 7_305_117_211;
  * several replicas start at once, one migrates and the others wait, then find nothing left to do.
  * A failed migration rolls back entirely (PostgreSQL DDL is transactional).
  */
-export async function migrate(db: Database): Promise<number[]> {
+export async function migrate(db: Database, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {
   return db.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_ID]);
     await tx.exec(`
@@ -59,7 +71,7 @@ export async function migrate(db: Database): Promise<number[]> {
     const applied = await tx.query<{ version: number }>('SELECT version FROM schema_migrations');
     const done = new Set(applied.rows.map((row) => row.version));
     const ran: number[] = [];
-    for (const migration of MIGRATIONS) {
+    for (const migration of migrations) {
       if (done.has(migration.version)) continue;
       await tx.exec(migration.sql);
       await tx.query('INSERT INTO schema_migrations (version) VALUES ($1)', [migration.version]);

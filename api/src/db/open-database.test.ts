@@ -1,15 +1,17 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { createTestDatabase, testEngines, type TestDatabase } from '../test-support/test-databases';
+import { createTestDatabase, testEngines, type TestDatabase } from '../../test/support/test-databases';
 import type { Database } from './database';
 import { answerOnce, purgeExpiredKeys } from './idempotency-store';
 import { MIGRATIONS, migrate } from './migrate';
 import { openDatabase } from './open-database';
+import { openPgliteDatabase } from './pglite-database';
+import { openPostgresDatabase } from './postgres-database';
 import { findSignUpById, findSignUpForReader, insertSignUp } from './sign-up-repository';
-import type * as NativePglite from '../test-support/native-pglite';
+import type * as NativePglite from '../../test/support/native-pglite';
 
 jest.mock('@electric-sql/pglite', () =>
-  jest.requireActual<typeof NativePglite>('../test-support/native-pglite').loadPgliteNatively(),
+  jest.requireActual<typeof NativePglite>('../../test/support/native-pglite').loadPgliteNatively(),
 );
 
 jest.setTimeout(60_000);
@@ -51,6 +53,36 @@ describe.each(testEngines())('the repository on %s', (engine) => {
     }
   });
 
+});
+
+describe.each(testEngines())('migration 3 on %s', (engine) => {
+  it('keeps no read token in stored answers: each moves to the sign-up as its SHA-256', async () => {
+    const database = await createTestDatabase(engine);
+    const { config } = database;
+    const db = config.engine === 'postgres' ? await openPostgresDatabase(config) : await openPgliteDatabase(config);
+    try {
+      // A database as version 2 left it: the 201 stored for replays held the token in clear.
+      await migrate(db, MIGRATIONS.filter((migration) => migration.version <= 2));
+      const token = 'T'.repeat(43);
+      const hash = 'c'.repeat(64);
+      const created = await db.query<{ id: string }>(
+        `INSERT INTO sign_ups (first_name, last_name, email, card_code, read_token_hash) VALUES ('Ada', 'Lovelace', 'ada@example.com', '4111111111111111', $1) RETURNING id`,
+        [hash],
+      );
+      const id = created.rows[0]?.id ?? '';
+      await db.query(`INSERT INTO idempotency_keys (key, request_hash, status, body) VALUES ('k', 'h', 201, $1::jsonb)`, [JSON.stringify({ id, firstName: 'Ada', readToken: token })]);
+
+      expect(await migrate(db)).toEqual([3]);
+      const stored = await db.query<{ body: unknown }>('SELECT body FROM idempotency_keys');
+      expect(stored.rows).toEqual([{ body: { id, firstName: 'Ada' } }]);
+      expect(await findSignUpForReader(db, id, hash)).toMatchObject({ id });
+      const everything = await db.query<{ dump: string }>(`SELECT (SELECT json_agg(s)::text FROM sign_ups s) || (SELECT json_agg(k)::text FROM idempotency_keys k) AS dump`);
+      expect(everything.rows[0]?.dump).not.toContain(token);
+    } finally {
+      await db.close();
+      await database.drop();
+    }
+  });
 });
 
 describe.each(testEngines())('the repository on %s, one database for these tests', (engine) => {

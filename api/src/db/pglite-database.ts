@@ -1,12 +1,16 @@
 import { fsyncSync, mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
-import { lockDataDir } from './data-dir-lock';
+import { DEFAULT_LOCK_WAIT_MS, lockDataDir } from './data-dir-lock';
 import type { Database, Queryable, QueryResult } from './database';
 
 export interface PgliteOptions {
   readonly dataDir: string;
   /** Durable commits: each COMMIT is on disk (fsync) before it is acknowledged. */
   readonly fsync: boolean;
+  /** How long to wait for another process to release the directory; {@link DEFAULT_LOCK_WAIT_MS} if unset. */
+  readonly lockWaitMs?: number;
+  /** Called when the directory is taken and the wait begins. */
+  readonly onLockWait?: () => void;
 }
 
 // Where PGlite mounts the data directory inside its WASM file system.
@@ -57,9 +61,9 @@ function wrap(target: Pick<PGlite, 'query' | 'exec'>): Queryable {
  * The embedded engine: PGlite on `dataDir`, locked against any other process for as long as it is
  * open (see data-dir-lock.ts). One connection: transactions run one after another.
  */
-export async function openPgliteDatabase({ dataDir, fsync }: PgliteOptions): Promise<Database> {
+export async function openPgliteDatabase({ dataDir, fsync, lockWaitMs = DEFAULT_LOCK_WAIT_MS, onLockWait }: PgliteOptions): Promise<Database> {
   mkdirSync(dataDir, { recursive: true });
-  const lock = await lockDataDir(dataDir);
+  const lock = await lockDataDir(dataDir, { waitMs: lockWaitMs, onWaiting: onLockWait });
   let db: PGlite;
   try {
     db = await PGlite.create(dataDir, fsync ? { startParams: durableStartParams() } : {});

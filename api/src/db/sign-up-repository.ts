@@ -47,8 +47,8 @@ function toRecord(row: SignUpRow): SignUpRecord {
  */
 export async function insertSignUp(db: Queryable, signUp: SignUp, readTokenHash: string | null = null): Promise<SignUpRecord | null> {
   const result = await db.query<SignUpRow>(
-    `INSERT INTO sign_ups (first_name, last_name, email, phone, card_code, read_token_hash)
-     VALUES ($1, $2, $3, $4, $5, $6)
+    `INSERT INTO sign_ups (first_name, last_name, email, phone, card_code, read_token_hash, read_token_hashes)
+     VALUES ($1, $2, $3, $4, $5, $6::text, CASE WHEN $6::text IS NULL THEN '{}'::text[] ELSE ARRAY[$6::text] END)
      ON CONFLICT (card_code) DO NOTHING
      RETURNING ${COLUMNS}`,
     [signUp.firstName, signUp.lastName, signUp.email, signUp.phone ?? null, signUp.cardCode, readTokenHash],
@@ -64,9 +64,26 @@ export async function findSignUpById(db: Queryable, id: string): Promise<SignUpR
   return row ? toRecord(row) : null;
 }
 
-/** The sign-up with this id whose read token hashes to `readTokenHash`; `null` for any mismatch. */
+/** How many read tokens of one sign-up stay valid: the most recent ones. */
+export const READ_TOKENS_KEPT = 10;
+
+/** Another read token for the sign-up (an idempotent replay of its 201); the oldest beyond {@link READ_TOKENS_KEPT} stops working. */
+export async function addReadTokenHash(db: Queryable, id: string, readTokenHash: string): Promise<void> {
+  await db.query(
+    `UPDATE sign_ups s
+     SET read_token_hashes = kept.hashes,
+         read_token_hash = CASE WHEN s.read_token_hash = ANY(kept.hashes) THEN s.read_token_hash END
+     FROM (SELECT (array_append(read_token_hashes, $2::text))[greatest(1, cardinality(read_token_hashes) + 2 - $3::int):] AS hashes
+           FROM sign_ups WHERE id = $1) kept
+     WHERE s.id = $1`,
+    [id, readTokenHash, READ_TOKENS_KEPT],
+  );
+}
+
+/** The sign-up with this id one of whose read tokens hashes to `readTokenHash`; `null` for any mismatch. */
 export async function findSignUpForReader(db: Queryable, id: string, readTokenHash: string): Promise<SignUpRecord | null> {
-  const result = await db.query<SignUpRow>(`SELECT ${COLUMNS} FROM sign_ups WHERE id = $1 AND read_token_hash = $2`, [id, readTokenHash]);
+  // read_token_hash: a sign-up made by a replica of the previous release during a rolling update.
+  const result = await db.query<SignUpRow>(`SELECT ${COLUMNS} FROM sign_ups WHERE id = $1 AND ($2 = ANY(read_token_hashes) OR read_token_hash = $2)`, [id, readTokenHash]);
   const row = result.rows[0];
   return row ? toRecord(row) : null;
 }

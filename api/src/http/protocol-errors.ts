@@ -34,21 +34,51 @@ export function rawErrorResponse({ status, reason, code, message }: ProtocolAnsw
   ].join('\r\n');
 }
 
+export interface RequestTimeouts {
+  /** A request's headers must have arrived this long after it began. */
+  readonly headersTimeoutMs: number;
+  /** The whole request, body included. */
+  readonly requestTimeoutMs: number;
+}
+
+/** What openapi.yaml documents for 408 `request_timeout`. */
+export const REQUEST_TIMEOUTS: RequestTimeouts = { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000 };
+
 /**
  * The HTTP server for the app, with every protocol-level error answered in the JSON shape. Node's
  * own 400 for an HTTP/1.1 request without Host has no body, so the app answers that one
- * ({@link requireHost}).
+ * ({@link requireHost}). Slow clients (slowloris) get `timeouts` to send a request; Node checks
+ * them every `connectionsCheckingInterval`, 30 s by default, which would let a stalled request
+ * hold its connection for up to 30 s longer than documented.
  */
-export function createApiServer(app: RequestListener): Server {
-  const server = createServer({ requireHostHeader: false }, app);
-  // Slow clients (slowloris) get this long for a whole request.
-  server.requestTimeout = 30_000;
+export function createApiServer(app: RequestListener, { headersTimeoutMs, requestTimeoutMs }: RequestTimeouts = REQUEST_TIMEOUTS): Server {
+  const server = createServer(
+    {
+      requireHostHeader: false,
+      headersTimeout: headersTimeoutMs,
+      requestTimeout: requestTimeoutMs,
+      connectionsCheckingInterval: Math.min(1_000, Math.ceil(headersTimeoutMs / 4)),
+    },
+    app,
+  );
   answerProtocolErrors(server);
   return server;
 }
 
-/** 400 `bad_request` for an HTTP/1.1 request without `Host` (RFC 9112, 3.2), in the JSON shape. */
+/** How many `Host` header lines a request has (Node keeps only the first in `req.headers`). */
+function hostLines(rawHeaders: readonly string[]): number {
+  let count = 0;
+  for (let index = 0; index < rawHeaders.length; index += 2) if (rawHeaders[index]?.toLowerCase() === 'host') count += 1;
+  return count;
+}
+
+/**
+ * 400 `bad_request`, in the JSON shape, for an HTTP/1.1 request without `Host`, or any request
+ * with more than one (RFC 9112, 3.2): two could be read differently by a proxy and by the API.
+ */
 export const requireHost: RequestHandler = (req, _res, next) => {
+  const lines = hostLines(req.rawHeaders);
+  if (lines > 1) return next(new ApiError(400, 'bad_request', 'A request must have exactly one Host header.'));
   next(req.httpVersion === '1.1' && !req.headers.host ? new ApiError(400, 'bad_request', 'An HTTP/1.1 request needs a Host header.') : undefined);
 };
 
@@ -66,6 +96,10 @@ export function answerProtocolErrors(server: Server): void {
       return;
     }
     socket.end(rawErrorResponse(ANSWERS[error.code ?? ''] ?? BAD_REQUEST));
+  });
+  // This is not a proxy: without a listener, Node would close a CONNECT's connection unanswered.
+  server.on('connect', (_req, socket: Duplex) => {
+    socket.end(rawErrorResponse({ ...BAD_REQUEST, message: 'CONNECT is not supported: this server is not a proxy.' }));
   });
   server.on('checkExpectation', (_req, res) => {
     const body = JSON.stringify(errorBody('expectation_failed', 'Only "Expect: 100-continue" is supported.'));

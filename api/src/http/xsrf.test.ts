@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
-import { xsrfSetCookie } from '../test-support/http-client';
+import { xsrfSetCookie } from '../../test/support/http-client';
 import { errorHandler } from './error-handler';
 import { silentLogger } from './logger';
 import { xsrfProtection } from './xsrf';

@@ -1,12 +1,12 @@
 import net from 'node:net';
 import { INVALID_CHECKSUM_TEST_CARD_CODE, makeTestCardCode } from '@special-gift/shared/testing/cards';
-import { postSignUp, XSRF_HEADERS } from '../test-support/http-client';
-import { testEngines } from '../test-support/test-databases';
-import { startTestServer, type TestServer } from '../test-support/test-server';
-import type * as NativePglite from '../test-support/native-pglite';
+import { expectOneSignUpReplayed, postSignUp, XSRF_HEADERS } from '../../test/support/http-client';
+import { testEngines } from '../../test/support/test-databases';
+import { startTestServer, type TestServer } from '../../test/support/test-server';
+import type * as NativePglite from '../../test/support/native-pglite';
 
 jest.mock('@electric-sql/pglite', () =>
-  jest.requireActual<typeof NativePglite>('../test-support/native-pglite').loadPgliteNatively(),
+  jest.requireActual<typeof NativePglite>('../../test/support/native-pglite').loadPgliteNatively(),
 );
 
 // Opening a fresh PGlite takes seconds: one database per engine for the whole file, a new card per test.
@@ -115,6 +115,18 @@ describe.each(testEngines())('on %s', (engine) => {
         cardCode: 'invalid_card_code',
         acceptedTerms: 'consent_required',
       });
+    });
+
+    it('refuses names without a visible letter and the all-zero card code', async () => {
+      for (const invisible of ['\u200b', '\u200d', '\ufffe', '\uffff', '\u{e0001}']) {
+        const response = await postSignUp(server.baseUrl, { ...validBody(), firstName: invisible, lastName: `L${invisible}` });
+        expect(response.status).toBe(422);
+        const { fields } = ((await response.json()) as { error: { fields: Record<string, string> } }).error;
+        expect(fields.firstName).toMatch(/^(required|invalid_characters)$/);
+      }
+      const zeros = await postSignUp(server.baseUrl, { ...validBody(), cardCode: '0000000000000000' });
+      expect(zeros.status).toBe(422);
+      expect(((await zeros.json()) as { error: { fields: unknown } }).error.fields).toEqual({ cardCode: 'invalid_card_code' });
     });
 
     it('answers 409 card_already_registered for a card that is taken', async () => {
@@ -277,7 +289,14 @@ describe.each(testEngines())('on %s', (engine) => {
         expect(again.status).toBe(201);
         expect(again.headers.get('idempotent-replayed')).toBe('true');
         expect(again.headers.get('location')).toBe(first.headers.get('location'));
-        expect(await again.json()).toEqual(await first.json());
+        // The same sign-up, with a read token of its own (the first one is not stored to replay it).
+        const { readToken: firstToken, ...firstSignUp } = (await first.json()) as { id: string; readToken: string };
+        const { readToken: againToken, ...againSignUp } = (await again.json()) as { id: string; readToken: string };
+        expect(againSignUp).toEqual(firstSignUp);
+        expect(againToken).not.toBe(firstToken);
+        for (const token of [firstToken, againToken]) {
+          expect((await fetch(`${server.baseUrl}/v1/sign-ups/${firstSignUp.id}`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+        }
         expect(await rowsForCard(card)).toBe(1);
       });
 
@@ -329,10 +348,7 @@ describe.each(testEngines())('on %s', (engine) => {
         const key = crypto.randomUUID();
         const responses = await Promise.all(Array.from({ length: PARALLEL }, () => postSignUp(server.baseUrl, validBody(card), { key })));
 
-        expect(responses.map((response) => response.status)).toEqual(Array(PARALLEL).fill(201));
-        expect(responses.filter((response) => response.headers.get('idempotent-replayed') === null)).toHaveLength(1);
-        const bodies = await Promise.all(responses.map((response) => response.json()));
-        for (const body of bodies) expect(body).toEqual(bodies[0]);
+        await expectOneSignUpReplayed(responses);
         expect(await rowsForCard(card)).toBe(1);
       });
 
@@ -365,11 +381,27 @@ describe.each(testEngines())('on %s', (engine) => {
       expect(await response.json()).toEqual(publicSignUp);
     });
 
-    it('stores only a hash of the read token', async () => {
+    it('stores only a hash of the read token: with the sign-up, and nowhere in the answer kept for replays', async () => {
       const { body } = await created();
-      const stored = await server.db.query<{ read_token_hash: string }>('SELECT read_token_hash FROM sign_ups WHERE id = $1', [body.id]);
-      expect(stored.rows[0]?.read_token_hash).toMatch(/^[0-9a-f]{64}$/);
-      expect(JSON.stringify(stored.rows)).not.toContain(body.readToken);
+      const stored = await server.db.query<{ read_token_hashes: string[] }>('SELECT read_token_hashes FROM sign_ups WHERE id = $1', [body.id]);
+      expect(stored.rows[0]?.read_token_hashes).toEqual([expect.stringMatching(/^[0-9a-f]{64}$/)]);
+      const everything = await server.db.query<{ dump: string }>(`SELECT (SELECT json_agg(s)::text FROM sign_ups s) || (SELECT json_agg(k)::text FROM idempotency_keys k) AS dump`);
+      expect(everything.rows[0]?.dump).toContain(body.id);
+      expect(everything.rows[0]?.dump).not.toContain(body.readToken);
+    });
+
+    it('keeps the most recent ten read tokens of a sign-up replayed many times', async () => {
+      const key = crypto.randomUUID();
+      const body = validBody();
+      const tokens: string[] = [];
+      let id = '';
+      for (let replay = 0; replay < 12; replay += 1) {
+        const answer = (await (await postSignUp(server.baseUrl, body, { key })).json()) as { id: string; readToken: string };
+        tokens.push(answer.readToken);
+        id = answer.id;
+      }
+      const statuses = await Promise.all(tokens.map(async (token) => (await fetch(`${server.baseUrl}/v1/sign-ups/${id}`, { headers: { authorization: `Bearer ${token}` } })).status));
+      expect(statuses).toEqual([404, 404, ...Array(10).fill(200)]);
     });
 
     it('404 for the id alone, another sign-up’s token or a malformed token: nothing says the id exists', async () => {

@@ -1,15 +1,15 @@
 import { validateSignUp, type SignUp, type SignUpErrors } from '@special-gift/shared/validation';
 import { Router, type RequestHandler, type Response } from 'express';
 import type { Database, Queryable } from '../db/database';
-import { answerOnce, type StoredAnswer } from '../db/idempotency-store';
-import { findSignUpForReader, insertSignUp } from '../db/sign-up-repository';
+import { answerOnce, type IdempotentOutcome, type StoredAnswer } from '../db/idempotency-store';
+import { addReadTokenHash, findSignUpForReader, insertSignUp } from '../db/sign-up-repository';
 import { ApiError, errorBody } from '../http/api-error';
 import { IDEMPOTENCY_KEY_HEADER, readIdempotencyKey } from '../http/idempotency-key';
 import { isJsonObject, parseJsonBody, requireJsonContentType } from '../http/json-body';
 import { methodNotAllowed } from '../http/method-not-allowed';
 import { signUpRateLimit } from '../http/rate-limit';
 import { requestHash } from '../http/request-hash';
-import type { CreatedSignUp } from '@special-gift/shared/api';
+import type { CreatedSignUp, PublicSignUp } from '@special-gift/shared/api';
 import { signUpLocation, toPublicSignUp } from './public-sign-up';
 import { createReadToken, hashReadToken, readBearerToken } from './read-token';
 
@@ -24,18 +24,35 @@ function validationFailed(errors: SignUpErrors): StoredAnswer {
   return { status: 422, body: errorBody('validation_failed', 'Some fields are missing or invalid; see `fields`.', errors) };
 }
 
-async function register(tx: Queryable, signUp: SignUp): Promise<StoredAnswer> {
-  const { token, hash } = createReadToken();
-  const created = await insertSignUp(tx, signUp, hash);
+/** The answer as stored for replays: a 201 holds the public sign-up, never its read token. */
+async function register(tx: Queryable, signUp: SignUp, readTokenHash: string): Promise<StoredAnswer> {
+  const created = await insertSignUp(tx, signUp, readTokenHash);
   if (!created) {
     return { status: 409, body: errorBody('card_already_registered', 'This card code is already registered.', { cardCode: 'already_registered' }) };
   }
-  const body: CreatedSignUp = { ...toPublicSignUp(created), readToken: token };
+  return { status: 201, body: toPublicSignUp(created) };
+}
+
+/**
+ * The answer with the creator's read token in a 201: the one stored (as its hash) with the
+ * sign-up, or for a replay a new one, added to the sign-up's tokens (the stored answer has none).
+ */
+async function withReadToken(db: Database, outcome: Exclude<IdempotentOutcome, { kind: 'key_reused' }>, issued: string | undefined): Promise<StoredAnswer> {
+  const { answer } = outcome;
+  if (answer.status !== 201) return answer;
+  const signUp = answer.body as PublicSignUp;
+  let readToken = issued;
+  if (outcome.kind === 'replayed' || readToken === undefined) {
+    const fresh = createReadToken();
+    await addReadTokenHash(db, signUp.id, fresh.hash);
+    readToken = fresh.token;
+  }
+  const body: CreatedSignUp = { ...signUp, readToken };
   return { status: 201, body };
 }
 
 function sendAnswer(res: Response, answer: StoredAnswer): void {
-  // A 201's body is always a CreatedSignUp (see `register`), replayed or not.
+  // A 201's body is always a CreatedSignUp (see `withReadToken`), replayed or not.
   if (answer.status === 201) res.location(signUpLocation((answer.body as CreatedSignUp).id));
   res.status(answer.status).json(answer.body);
 }
@@ -52,18 +69,24 @@ function createSignUp(db: Database, { idempotencyKeyTtlHours }: SignUpRouteOptio
     // "Same request" means same normalised sign-up, so formatting differences (spaces in the card
     // code, key order, domain case) still replay. A rejected body can only be compared as sent.
     const hash = requestHash(checked.ok ? { signUp: checked.value } : { rejected: body });
+    let issued: string | undefined;
     const outcome = await answerOnce(
       db,
       key,
       hash,
-      (tx) => (checked.ok ? register(tx, checked.value) : Promise.resolve(validationFailed(checked.errors))),
+      (tx) => {
+        if (!checked.ok) return Promise.resolve(validationFailed(checked.errors));
+        const { token, hash: tokenHash } = createReadToken();
+        issued = token;
+        return register(tx, checked.value, tokenHash);
+      },
       { ttlHours: idempotencyKeyTtlHours },
     );
     if (outcome.kind === 'key_reused') {
       throw new ApiError(422, 'idempotency_key_reused', `This ${IDEMPOTENCY_KEY_HEADER} was already used for a different request. Use a new key.`);
     }
     if (outcome.kind === 'replayed') res.set('Idempotent-Replayed', 'true');
-    sendAnswer(res, outcome.answer);
+    sendAnswer(res, await withReadToken(db, outcome, issued));
   };
 }
 

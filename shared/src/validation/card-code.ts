@@ -3,6 +3,16 @@ export const CARD_CODE_LENGTH = 16;
 
 const DISPLAY_GROUP_SIZE = 4;
 
+/**
+ * Whether `code` (normalised) has a card code's shape: exactly 16 ASCII digits, not all zeros.
+ * Decision: `0000000000000000` passes the Luhn checksum but is no card (issuers never start a
+ * number with 0, and all zeros is what a placeholder or a blank scan reads as), so it is refused
+ * as malformed, not registered.
+ */
+export function hasCardCodeShape(code: string): boolean {
+  return code.length === CARD_CODE_LENGTH && /^[0-9]+$/.test(code) && !/^0+$/.test(code);
+}
+
 /** Removes the spaces and dashes people type or paste between groups; nothing else is touched. */
 export function normalizeCardCode(input: string): string {
   return input.replace(/[ -]/g, '');

@@ -1,4 +1,4 @@
-import { CARD_CODE_LENGTH, isLuhnValid, normalizeCardCode } from './card-code';
+import { hasCardCodeShape, isLuhnValid, normalizeCardCode } from './card-code';
 
 /** Why a scanned QR code was not taken as a card code; each has its own message in the form. */
 export type ScannedCardCodeProblem =
@@ -48,7 +48,7 @@ export function parseScannedCardCode(text: string, options: ScanLinkOptions): Sc
 
 function checkCode(code: string): ScannedCardCode {
   if (code === '') return { ok: false, problem: 'no_card_code' };
-  if (!/^[0-9]+$/.test(code) || code.length !== CARD_CODE_LENGTH) return { ok: false, problem: 'invalid_card_code' };
+  if (!hasCardCodeShape(code)) return { ok: false, problem: 'invalid_card_code' };
   if (!isLuhnValid(code)) return { ok: false, problem: 'card_checksum' };
   return { ok: true, code };
 }

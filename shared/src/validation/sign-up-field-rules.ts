@@ -1,4 +1,4 @@
-import { CARD_CODE_LENGTH, isLuhnValid, normalizeCardCode } from './card-code';
+import { hasCardCodeShape, isLuhnValid, normalizeCardCode } from './card-code';
 import { codePointLength } from './code-point-length';
 import { EMAIL_MAX_LENGTH, normalizeEmail } from './email';
 import { normalizePhone } from './phone';
@@ -29,16 +29,24 @@ const fail = (error: SignUpErrorCode): FieldCheck<never> => ({ ok: false, error 
 /**
  * What no name contains: C0 controls (NUL included: PostgreSQL refuses it), DEL and C1 controls;
  * the bidirectional embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069), which can
- * make a name display as something else; and a lone surrogate (not a character at all). The
- * left-to-right and right-to-left marks stay allowed: mixed-script names may need them.
+ * make a name display as something else; noncharacters (U+FDD0-U+FDEF, U+FFFE, U+FFFF) and tag
+ * characters (U+E0000-U+E007F), which no text should carry; and a lone surrogate (not a character
+ * at all). The left-to-right and right-to-left marks stay allowed: mixed-script names may need them.
  */
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
-const FORBIDDEN_IN_NAME = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const FORBIDDEN_IN_NAME =
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
+  /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\ufdd0-\ufdef\ufffe\uffff]|\udb40[\udc00-\udc7f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+// A name has at least one letter, of any script.
+const LETTER = /\p{L}/u;
 
 function checkName(raw: unknown): FieldCheck<string> {
   if (isEmptyInputValue(raw) || typeof raw !== 'string') return fail('required');
   const name = raw.trim();
   if (FORBIDDEN_IN_NAME.test(name)) return fail('invalid_characters');
+  // Only invisible or format characters (U+200B, U+200D...), digits, punctuation or emoji: like
+  // only spaces, no name was given.
+  if (!LETTER.test(name)) return fail('required');
   return codePointLength(name) > NAME_MAX_LENGTH ? fail('too_long') : pass(name);
 }
 
@@ -61,7 +69,7 @@ function checkCardCode(raw: unknown): FieldCheck<string> {
   if (isEmptyInputValue(raw)) return fail('required');
   if (typeof raw !== 'string') return fail('invalid_card_code');
   const code = normalizeCardCode(raw.trim());
-  if (code.length !== CARD_CODE_LENGTH || !/^[0-9]+$/.test(code)) return fail('invalid_card_code');
+  if (!hasCardCodeShape(code)) return fail('invalid_card_code');
   return isLuhnValid(code) ? pass(code) : fail('card_checksum');
 }
 

@@ -109,10 +109,10 @@ describe('validateSignUp', () => {
       expect(validateSignUpField(field, { [field]: 'a'.repeat(51) })).toBe('too_long');
     });
 
-    it('counts code points, so 50 emoji fit though they are 100 UTF-16 units', () => {
-      expect('😀'.repeat(50).length).toBe(100);
-      expect(validateSignUpField('firstName', { firstName: '😀'.repeat(50) })).toBeUndefined();
-      expect(validateSignUpField('firstName', { firstName: '😀'.repeat(51) })).toBe('too_long');
+    it('counts code points, so a letter and 49 emoji fit though they are 99 UTF-16 units', () => {
+      expect(`A${'😀'.repeat(49)}`.length).toBe(99);
+      expect(validateSignUpField('firstName', { firstName: `A${'😀'.repeat(49)}` })).toBeUndefined();
+      expect(validateSignUpField('firstName', { firstName: `A${'😀'.repeat(50)}` })).toBe('too_long');
     });
 
     it.each([
@@ -126,9 +126,25 @@ describe('validateSignUp', () => {
       ['a first-strong isolate', '\u2068Ada\u2069'],
       ['a lone high surrogate', 'Ada\ud83d'],
       ['a lone low surrogate', '\ude00Ada'],
+      ['a noncharacter U+FFFE', 'Ada\ufffe'],
+      ['a noncharacter U+FFFF', 'Ada\uffff'],
+      ['a tag character U+E0001', 'Ada\u{e0001}'],
     ])('rejects %s as invalid_characters', (_label, name) => {
       expect(validateSignUpField('firstName', { firstName: name })).toBe('invalid_characters');
       expect(validateSignUpField('lastName', { lastName: name })).toBe('invalid_characters');
+    });
+
+    it.each([
+      ['a zero-width space', '\u200b'],
+      ['zero-width joiners', '\u200d\u200d'],
+      ['a right-to-left mark', '\u200f'],
+      ['a byte-order mark', '\ufeff'],
+      ['an emoji', '😀'],
+      ['digits', '1234'],
+      ['punctuation', "-'."],
+    ])('counts a name without a letter, such as %s, as not given (required)', (_label, name) => {
+      expect(validateSignUpField('firstName', { firstName: name })).toBe('required');
+      expect(validateSignUpField('lastName', { lastName: name })).toBe('required');
     });
 
     it('accepts letters of any script, emoji, and the left-to-right and right-to-left marks', () => {
@@ -200,6 +216,8 @@ describe('validateSignUp', () => {
       ['a letter', '411111111111111a'],
       ['other separators', '4111.1111.1111.1111'],
       ['a number, not text', 4111111111111111],
+      ['all zeros (Luhn-valid, but no card)', '0000000000000000'],
+      ['all zeros, grouped', '0000 0000 0000 0000'],
     ])('rejects %s as invalid_card_code', (_label, cardCode) => {
       expect(validateSignUpField('cardCode', { cardCode })).toBe('invalid_card_code');
     });

@@ -1,12 +1,12 @@
 import { API_ERROR_CODES } from '@special-gift/shared/api';
 import net from 'node:net';
-import { startTestServer, type TestServer } from '../test-support/test-server';
-import { postSignUp, XSRF_HEADERS } from '../test-support/http-client';
+import { startTestServer, type TestServer } from '../support/test-server';
+import { postSignUp, XSRF_HEADERS } from '../support/http-client';
 import { makeTestCardCode } from '@special-gift/shared/testing/cards';
-import type * as NativePglite from '../test-support/native-pglite';
+import type * as NativePglite from '../support/native-pglite';
 
 jest.mock('@electric-sql/pglite', () =>
-  jest.requireActual<typeof NativePglite>('../test-support/native-pglite').loadPgliteNatively(),
+  jest.requireActual<typeof NativePglite>('../support/native-pglite').loadPgliteNatively(),
 );
 
 // A corpus of malformed requests, from wrongly typed fields to broken HTTP: never a 5xx, every
@@ -134,6 +134,8 @@ raw('NUL in a header value', 'GET /v1/health HTTP/1.1\r\nHost: x\r\nX-A: a\u0000
 raw('header without a colon', 'GET /v1/health HTTP/1.1\r\nHost: x\r\nNoColon\r\n\r\n');
 raw('space before the colon', 'GET /v1/health HTTP/1.1\r\nHost: x\r\nX-A : b\r\n\r\n');
 raw('obsolete line folding', 'GET /v1/health HTTP/1.1\r\nHost: x\r\nX-A: a\r\n b\r\n\r\n');
+raw('two Host headers', 'GET /v1/health HTTP/1.1\r\nHost: x\r\nHost: y\r\n\r\n');
+raw('CONNECT', 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');
 raw('bare LF line ends', 'GET /v1/health HTTP/1.1\nHost: x\n\n');
 raw('20 KB header', `GET /v1/health HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
 raw('2,000 headers', `GET /v1/health HTTP/1.1\r\nHost: x\r\n${Array.from({ length: 2000 }, (_, i) => `X-${i}: v`).join('\r\n')}\r\n\r\n`);

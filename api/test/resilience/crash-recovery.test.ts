@@ -1,6 +1,6 @@
-import { apiEnvFor, createTestDatabase, testEngines } from '../test-support/test-databases';
-import { startApi } from '../test-support/api-process';
-import { signUpLoad, unreadable, type Acknowledged } from './signing-clients';
+import { apiEnvFor, createTestDatabase, testEngines } from '../support/test-databases';
+import { startApi } from '../support/api-process';
+import { lostAfterRestart, signUpLoad, type Acknowledged } from '../support/signing-clients';
 
 // `kill -9` in the middle of concurrent sign-ups, a restart on the same data, and every sign-up
 // the API acknowledged with 201 must be there. PGlite with durable commits (fsync on, the default).
@@ -27,15 +27,9 @@ describe.each(testEngines())('crash recovery on %s', (engine) => {
         expect(result.acknowledged.length).toBeGreaterThan(0);
         acknowledged.push(...result.acknowledged);
       }
-      const restarted = await startApi(apiEnvFor(database.config));
-      try {
-        const lost = await unreadable(restarted.baseUrl, acknowledged);
-        console.log(`${engine}: ${acknowledged.length} acknowledged over ${CRASHES} crashes, ${lost.length} lost`);
-        expect(lost).toEqual([]);
-      } finally {
-        restarted.child.kill('SIGTERM');
-        await restarted.exited;
-      }
+      const lost = await lostAfterRestart(apiEnvFor(database.config), acknowledged);
+      console.log(`${engine}: ${acknowledged.length} acknowledged over ${CRASHES} crashes, ${lost.length} lost`);
+      expect(lost).toEqual([]);
     } finally {
       await database.drop();
     }

@@ -7,8 +7,8 @@ import type * as Pglite from '@electric-sql/pglite';
  * TEST SUPPORT ONLY. Loads `@electric-sql/pglite` outside Jest's module sandbox. A test file whose
  * code opens a database uses it as
  *
- *   import type * as NativePglite from '../test-support/native-pglite';
- *   jest.mock('@electric-sql/pglite', () => jest.requireActual<typeof NativePglite>('../test-support/native-pglite').loadPgliteNatively());
+ *   import type * as NativePglite from '<relative path>/test/support/native-pglite';
+ *   jest.mock('@electric-sql/pglite', () => jest.requireActual<typeof NativePglite>('<relative path>/test/support/native-pglite').loadPgliteNatively());
  *
  * Why: PGlite's CommonJS build loads Node built-ins and its WASM glue with dynamic `import()`.
  * Jest's VM sandbox refuses dynamic import unless Node runs with --experimental-vm-modules, and so

@@ -1,9 +1,9 @@
 import type { AddressInfo } from 'node:net';
-import { createApp, type AppOptions } from '../app';
-import type { Database, Engine } from '../db/database';
-import { openDatabase } from '../db/open-database';
-import { createApiServer } from '../http/protocol-errors';
-import type { LogEntry } from '../http/logger';
+import { createApp, type AppOptions } from '../../src/app';
+import type { Database, Engine } from '../../src/db/database';
+import { openDatabase } from '../../src/db/open-database';
+import { createApiServer } from '../../src/http/protocol-errors';
+import type { LogEntry } from '../../src/http/logger';
 import { createTestDatabase } from './test-databases';
 
 export { makeTempDataDir } from './test-databases';

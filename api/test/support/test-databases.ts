@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import type { DatabaseConfig } from '../config';
-import type { Engine } from '../db/database';
+import type { DatabaseConfig } from '../../src/config';
+import type { Engine } from '../../src/db/database';
 
 /** A fresh temporary directory for a test database. */
 export function makeTempDataDir(): string {

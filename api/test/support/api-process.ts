@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { buildBundle } from '../build-bundle';
+import { buildBundle } from '../../src/build-bundle';
 
 let bundle: string | undefined;
 
@@ -39,6 +39,7 @@ export interface ApiProcess {
   readonly baseUrl: string;
   /** Its stdout, one parsed JSON object per log line. */
   readonly lines: Array<Record<string, unknown>>;
+  readonly stderr: () => string;
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
@@ -51,12 +52,19 @@ export interface StartedOrExited {
   readonly listening: Promise<string | null>;
 }
 
+export interface SpawnOptions {
+  readonly args?: readonly string[];
+  /** In a process group of its own (it is the leader: `process.kill(-pid)` signals the whole group). */
+  readonly ownGroup?: boolean;
+}
+
 /** Starts the API with `env` on a free loopback port, with no rate limit unless `env` sets one. */
-export function spawnApi(env: Record<string, string>, args: readonly string[] = []): StartedOrExited {
+export function spawnApi(env: Record<string, string>, { args = [], ownGroup = false }: SpawnOptions = {}): StartedOrExited {
   const child = spawn(process.execPath, [productionBundle(), ...args], {
     cwd: path.resolve(__dirname, '..', '..'),
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', SIGN_UPS_PER_MINUTE: '0', PGLITE_FSYNC: 'off', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: ownGroup,
   });
   const lines: Array<Record<string, unknown>> = [];
   let stderr = '';
@@ -80,11 +88,11 @@ export function spawnApi(env: Record<string, string>, args: readonly string[] = 
 }
 
 /** As {@link spawnApi}, and fails unless it starts listening. */
-export async function startApi(env: Record<string, string>, args: readonly string[] = []): Promise<ApiProcess> {
-  const started = spawnApi(env, args);
+export async function startApi(env: Record<string, string>, options: SpawnOptions = {}): Promise<ApiProcess> {
+  const started = spawnApi(env, options);
   const baseUrl = await started.listening;
   if (baseUrl === null) throw new Error(`the API exited before listening: ${JSON.stringify(started.lines)} ${started.stderr()}`);
-  return { child: started.child, baseUrl, lines: started.lines, exited: started.exited };
+  return { child: started.child, baseUrl, lines: started.lines, stderr: started.stderr, exited: started.exited };
 }
 
 /** The error code of a failed fetch (ECONNREFUSED, ECONNRESET, UND_ERR_SOCKET, ...). */

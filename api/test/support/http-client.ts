@@ -28,3 +28,14 @@ export function postSignUp(baseUrl: string, body: unknown, { key = crypto.random
 export function xsrfSetCookie(response: Response): string | undefined {
   return response.headers.getSetCookie().find((cookie) => cookie.startsWith('XSRF-TOKEN='));
 }
+
+/**
+ * Checks that concurrent requests with one idempotency key all got 201 with the same sign-up, and
+ * that exactly one of them was not a replay. Each answer carries a read token of its own.
+ */
+export async function expectOneSignUpReplayed(responses: readonly Response[]): Promise<void> {
+  expect(responses.map((response) => response.status)).toEqual(Array(responses.length).fill(201));
+  expect(responses.filter((response) => response.headers.get('idempotent-replayed') === null)).toHaveLength(1);
+  const signUps = await Promise.all(responses.map(async (response) => ({ ...((await response.json()) as object), readToken: undefined })));
+  for (const signUp of signUps) expect(signUp).toEqual(signUps[0]);
+}

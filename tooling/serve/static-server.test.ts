@@ -1,0 +1,108 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import http, { type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+
+// http-proxy-middleware is ESM only, which Jest cannot load: the server runs in a process of its own.
+const SERVE = `import(${JSON.stringify(join(__dirname, 'static-server.ts'))})
+  .then((module) => (module.startStaticServer ?? module.default.startStaticServer)({ root: process.argv[1], port: 0, apiTarget: process.argv[2] }))
+  .then((server) => console.log(server.address().port));`;
+
+async function startProxy(root: string, apiTarget: string): Promise<{ child: ChildProcess; port: number }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', '-e', SERVE, root, apiTarget], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.stdout?.setEncoding('utf8').once('data', (line: string) => resolve(Number(line.trim())));
+    child.once('exit', (code) => reject(new Error(`the server exited with ${String(code)}`)));
+  });
+  return { child, port };
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGKILL');
+  await exited;
+}
+
+// The local servers' /api proxy (`npm run up`) with an API that behaves as the real one does with
+// a body it refuses: past 16 KiB declared, it answers 413 at once and closes without reading on.
+// Bad input must get the API's answer or the proxy's own 413 (as nginx gives), never a 5xx.
+
+const API_LIMIT = 16 * 1024;
+jest.setTimeout(30_000);
+
+let api: Server;
+let proxy: ChildProcess;
+let root: string;
+let base: string;
+
+beforeAll(async () => {
+  api = http.createServer((req, res) => {
+    if (Number(req.headers['content-length']) > API_LIMIT) {
+      res.writeHead(413, { 'content-type': 'application/json', connection: 'close' });
+      res.end(JSON.stringify({ error: { code: 'payload_too_large', message: 'The request body is larger than 16 KiB.' } }));
+      return;
+    }
+    let size = 0;
+    req.on('data', (chunk: Buffer) => (size += chunk.length));
+    req.on('end', () => {
+      res.writeHead(201, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ path: req.url, received: size }));
+    });
+  });
+  await new Promise<void>((resolve) => api.listen(0, '127.0.0.1', resolve));
+  root = mkdtempSync(join(tmpdir(), 'special-gift-static-'));
+  writeFileSync(join(root, 'remoteEntry.js'), '');
+  const started = await startProxy(root, `http://127.0.0.1:${(api.address() as AddressInfo).port}`);
+  proxy = started.child;
+  base = `http://127.0.0.1:${started.port}/api`;
+});
+
+afterAll(async () => {
+  await stop(proxy);
+  api.closeAllConnections();
+  await new Promise((resolve) => api.close(resolve));
+  rmSync(root, { recursive: true, force: true });
+});
+
+const post = (body: BodyInit, headers: Record<string, string> = {}) =>
+  fetch(`${base}/v1/sign-ups`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body, duplex: 'half' } as RequestInit);
+
+describe('the /api proxy of the local servers', () => {
+  it('passes a sign-up through, body intact, /api stripped', async () => {
+    const response = await post('{"firstName":"Ada"}');
+    expect(response.status).toBe(201);
+    expect(await response.json()).toEqual({ path: '/v1/sign-ups', received: 19 });
+  });
+
+  it.each([
+    ['17 KiB (the API answers)', 17 * 1024],
+    ['64 KiB + 1', 64 * 1024 + 1],
+    ['1 MB', 1_000_000],
+    ['2 MB', 2_000_000],
+    ['20 MB', 20_000_000],
+  ])('answers a %s body with 413 payload_too_large in JSON, never a 5xx', async (_label, size) => {
+    const response = await post('x'.repeat(size));
+    expect(response.status).toBe(413);
+    expect(((await response.json()) as { error: { code: string } }).error.code).toBe('payload_too_large');
+  });
+
+  it('answers a 2 MB chunked body (no Content-Length) with 413', async () => {
+    const chunks = Array.from({ length: 32 }, () => 'x'.repeat(64 * 1024));
+    const response = await post(Readable.toWeb(Readable.from(chunks)) as ReadableStream);
+    expect(response.status).toBe(413);
+  });
+
+  it('answers 502 in the API error shape when the API is down', async () => {
+    const down = await startProxy(root, 'http://127.0.0.1:1');
+    try {
+      const response = await fetch(`http://127.0.0.1:${down.port}/api/v1/health`);
+      expect(response.status).toBe(502);
+      expect(((await response.json()) as { error: { code: string } }).error.code).toBe('internal_error');
+    } finally {
+      await stop(down.child);
+    }
+  });
+});
