@@ -1,4 +1,4 @@
-import { act, useState, type FormEvent } from 'react';
+import { act, useLayoutEffect, useState, type FormEvent } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
 import { captureUserInput } from './user-input';
@@ -68,6 +68,35 @@ describe('captureUserInput', () => {
       container.querySelector<HTMLButtonElement>('[type=submit]')!.click();
     });
     expect(onSubmit).toHaveBeenCalledWith({ name: 'Ada', city: 'London', agreed: true }); // the screen's state has them
+  });
+
+  it('keeps what was typed when the screen renders again between hydration and the replay', async () => {
+    // A screen whose commit updates its state (as a store read in a layout effect does): React
+    // then puts its controlled fields back to its state before the replay reads them.
+    function RendersOnCommit(props: Parameters<typeof Form>[0]) {
+      const [, setCommitted] = useState(false);
+      useLayoutEffect(() => setCommitted(true), []);
+      return <Form {...props} />;
+    }
+    const container = prerendered();
+    const capture = captureUserInput(container);
+    const name = container.querySelector<HTMLInputElement>('[aria-label=Name]')!;
+    name.value = 'Ada';
+    name.dispatchEvent(new Event('input', { bubbles: true })); // typed: the browser says so
+
+    const onSubmit = jest.fn();
+    await act(async () => {
+      hydrateRoot(container, <RendersOnCommit onSubmit={onSubmit} onTap={() => undefined} />);
+    });
+    expect(name.value).toBe(''); // what the commit's render did
+    await act(async () => {
+      capture.replay();
+    });
+    expect(name.value).toBe('Ada');
+    await act(async () => {
+      container.querySelector<HTMLButtonElement>('[type=submit]')!.click();
+    });
+    expect(onSubmit).toHaveBeenCalledWith({ name: 'Ada', city: '', agreed: false });
   });
 
   it('keeps what is typed while React hydrates, and a later render of the form does not clear it', async () => {

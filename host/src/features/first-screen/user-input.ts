@@ -3,6 +3,9 @@ type Field = HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement;
 /** The prototype's setter: past the per-element one React installs to notice changes. */
 const valueSetter = (field: Field) => Object.getOwnPropertyDescriptor(Object.getPrototypeOf(field) as object, 'value')?.set;
 
+const isField = (target: EventTarget | null): target is Field =>
+  target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement;
+
 const isCheckable = (field: Field): field is HTMLInputElement => field instanceof HTMLInputElement && (field.type === 'checkbox' || field.type === 'radio');
 
 type Interaction = { kind: 'click'; target: HTMLElement } | { kind: 'submit'; form: HTMLFormElement; submitter: HTMLElement | null };
@@ -22,7 +25,9 @@ export interface UserInputCapture {
 /**
  * Holds the user's input on a prerendered screen until its code has arrived. Taps and submits are
  * held back (a form submitted before the code would be sent by the browser itself, its values in
- * the URL); typing stays in the fields and is read when `replay` runs.
+ * the URL); typing stays in the fields and is read when `replay` runs. What is typed is also noted
+ * as it is typed: a render of the screen between hydration and the replay (a state update in its
+ * commit) puts a controlled field back to the screen's state, and the note is then what is left.
  */
 export function captureUserInput(container: HTMLElement): UserInputCapture {
   const interactions: Interaction[] = [];
@@ -40,12 +45,19 @@ export function captureUserInput(container: HTMLElement): UserInputCapture {
     hold(event);
     interactions.push({ kind: 'submit', form: event.target, submitter: event.submitter });
   };
+  const typedAsTyped = new Map<Field, string>();
+  const onInput = (event: Event) => {
+    const field = event.target;
+    if (isField(field) && !isCheckable(field)) typedAsTyped.set(field, field.value);
+  };
   container.addEventListener('click', onClick, true);
   container.addEventListener('submit', onSubmit, true);
+  container.addEventListener('input', onInput, true);
 
   const release = () => {
     container.removeEventListener('click', onClick, true);
     container.removeEventListener('submit', onSubmit, true);
+    container.removeEventListener('input', onInput, true);
   };
   return {
     release,
@@ -54,7 +66,10 @@ export function captureUserInput(container: HTMLElement): UserInputCapture {
       // All read first: the first replayed change re-renders the form, which puts every other
       // field back to the screen's state.
       const fields = Array.from(container.querySelectorAll<Field>('input, textarea, select'));
-      const typed = fields.filter((field) => !isCheckable(field)).map((field) => ({ field, value: field.value }));
+      // The field's value, unless a render has put it back to the server's: then the last typed.
+      const typed = fields
+        .filter((field) => !isCheckable(field))
+        .map((field) => ({ field, value: field.value !== initialValue(field) ? field.value : (typedAsTyped.get(field) ?? field.value) }));
       // A box ticked before this capture began (the page shows before its first script runs); a
       // tap held since then left the box as it was, and is replayed below.
       const ticked = fields.filter(isCheckable).filter((box) => (box.type === 'radio' ? box.checked && !box.defaultChecked : box.checked !== box.defaultChecked));
@@ -71,10 +86,14 @@ export function captureUserInput(container: HTMLElement): UserInputCapture {
   };
 }
 
+/** The value the server rendered the field with. */
+const initialValue = (field: Field): string | undefined =>
+  field instanceof HTMLSelectElement ? (Array.from(field.options).find((option) => option.defaultSelected) ?? field.options[0])?.value : field.defaultValue;
+
 /** A field the user changed (its value differs from the server's), changed again as the browser would. */
 function replayField(field: Field, value: string) {
   if (!field.isConnected) return;
-  const initial = field instanceof HTMLSelectElement ? (Array.from(field.options).find((option) => option.defaultSelected) ?? field.options[0])?.value : field.defaultValue;
+  const initial = initialValue(field);
   if (initial === undefined || value === initial) return;
   // The element's own setter first, so React's record of the value is the initial one, whether or
   // not React has reset the field yet; then the user's value and the event.
