@@ -28,6 +28,7 @@ debian_image() {
     --dpkgopt='path-exclude=/usr/share/locale/*' --dpkgopt='path-exclude=/usr/share/info/*' \
     --customize-hook="$hook" \
     --customize-hook='rm -rf "$1"/var/lib/apt/lists/* "$1"/var/cache/apt/* "$1"/var/log/*.log' \
+    "${extra_options[@]+"${extra_options[@]}"}" \
     bookworm "$work/${name%%:*}.tar" "deb $MIRROR bookworm main" "deb $MIRROR bookworm-updates main" \
     "deb $SECURITY bookworm-security main"
   local changes=(--change "LABEL special-gift.recipe=$recipe" --change "LABEL special-gift.stand-in=offline CI only, see docs/containers.md")
@@ -89,6 +90,8 @@ nginx_image() {
 
 postgres_image() {
   export SG_HERE=$here
+  # mmdebstrap empties /run at the end; the server's socket directory must stay.
+  local extra_options=(--skip=cleanup/run)
   # Debian bookworm's PostgreSQL is 15 (the official image tag is 16). The package's own cluster is
   # removed: the entrypoint creates one in PGDATA on first start, as the official image does.
   # shellcheck disable=SC2016
