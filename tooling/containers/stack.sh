@@ -16,8 +16,9 @@ timings=()
 child=""
 timed() { # label command...: runs it, keeps "label: N s" for the summary
   local label=$1 started=$SECONDS; shift
-  # In the background and waited for: a signal then runs the traps at once, not after the command.
-  "$@" &
+  # In the background, in its own process group, and waited for: a signal then runs the traps at
+  # once (not after the command), and the clean-up stops the command with all its children.
+  setsid "$@" &
   child=$!
   wait "$child"
   child=""
@@ -38,7 +39,7 @@ export POSTGRES_PASSWORD
 
 cleanup() {
   local status=$?
-  [ -z "$child" ] || kill "$child" 2>/dev/null || true
+  [ -z "$child" ] || kill -TERM -- "-$child" 2>/dev/null || true
   step "Removing the stack's containers, network and volume"
   local filter="label=io.podman.compose.project=$SG_STACK_PROJECT"
   # (Podman reports that it cannot remove healthcheck timers: there is no systemd here.)
