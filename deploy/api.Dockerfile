@@ -5,13 +5,18 @@
 FROM node:20-bookworm-slim AS build
 WORKDIR /repo
 COPY package.json package-lock.json .npmrc ./
+# >>> generated from tooling/remotes.json by `npm run generate`, do not edit: workspace manifests
 COPY shared/package.json shared/
 COPY host/package.json host/
 COPY remote-intro/package.json remote-intro/
 COPY remote-signup/package.json remote-signup/
 COPY remote-thankyou/package.json remote-thankyou/
 COPY api/package.json api/
-RUN npm install --no-audit --no-fund -w api
+# <<< end of generated: workspace manifests
+# An optional extra CA bundle as a build secret, and npm's cache: see static-app.Dockerfile.
+RUN --mount=type=secret,id=npm_ca --mount=type=cache,target=/root/.npm,sharing=locked \
+    if [ -s /run/secrets/npm_ca ]; then export NODE_EXTRA_CA_CERTS=/run/secrets/npm_ca; fi; \
+    npm install --no-audit --no-fund -w api
 COPY tsconfig.json ./
 COPY shared shared
 COPY api api
@@ -23,13 +28,18 @@ FROM node:20-bookworm-slim
 WORKDIR /repo
 ENV NODE_ENV=production
 COPY package.json package-lock.json .npmrc ./
+# >>> generated from tooling/remotes.json by `npm run generate`, do not edit: workspace manifests (runtime)
 COPY shared/package.json shared/
 COPY host/package.json host/
 COPY remote-intro/package.json remote-intro/
 COPY remote-signup/package.json remote-signup/
 COPY remote-thankyou/package.json remote-thankyou/
 COPY api/package.json api/
-RUN npm install --no-audit --no-fund --omit=dev -w api
+# <<< end of generated: workspace manifests (runtime)
+# An optional extra CA bundle as a build secret, and npm's cache: see static-app.Dockerfile.
+RUN --mount=type=secret,id=npm_ca --mount=type=cache,target=/root/.npm,sharing=locked \
+    if [ -s /run/secrets/npm_ca ]; then export NODE_EXTRA_CA_CERTS=/run/secrets/npm_ca; fi; \
+    npm install --no-audit --no-fund --omit=dev -w api
 COPY --from=build /repo/api/dist api/dist
 # PGlite (no DATABASE_URL) keeps its data here, locked with flock(1) from util-linux (in the base image).
 ENV PORT=3004 HOST=0.0.0.0 API_DATA_DIR=/data

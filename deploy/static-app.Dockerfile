@@ -7,13 +7,20 @@ FROM node:20-bookworm-slim AS build
 WORKDIR /repo
 # Manifests first, so the dependency layer is cached until they change.
 COPY package.json package-lock.json .npmrc ./
+# >>> generated from tooling/remotes.json by `npm run generate`, do not edit: workspace manifests
 COPY shared/package.json shared/
 COPY host/package.json host/
 COPY remote-intro/package.json remote-intro/
 COPY remote-signup/package.json remote-signup/
 COPY remote-thankyou/package.json remote-thankyou/
 COPY api/package.json api/
-RUN npm install --no-audit --no-fund
+# <<< end of generated: workspace manifests
+# npm's downloads are cached across builds (not in a layer). NPM_CA is an optional extra CA bundle
+# (a TLS-inspecting proxy's), given as a build secret so it never lands in a layer:
+#   --secret id=npm_ca,src=/etc/ssl/certs/ca-certificates.crt
+RUN --mount=type=secret,id=npm_ca --mount=type=cache,target=/root/.npm,sharing=locked \
+    if [ -s /run/secrets/npm_ca ]; then export NODE_EXTRA_CA_CERTS=/run/secrets/npm_ca; fi; \
+    npm install --no-audit --no-fund
 COPY tsconfig.json ./
 COPY tooling tooling
 COPY shared shared
@@ -33,6 +40,9 @@ COPY deploy/nginx/${APP_KIND}.conf.template /etc/nginx/templates/default.conf.te
 # Executable: the image's entrypoint ignores (with a log line) any .envsh that is not.
 COPY --chmod=0755 deploy/nginx/entrypoint/15-runtime-config.envsh /docker-entrypoint.d/15-runtime-config.envsh
 COPY --from=build /repo/${APP_DIR}/dist /usr/share/nginx/html
-# config.json is written at start-up, so the web root must be writable by nginx's user.
-RUN chown -R nginx:nginx /usr/share/nginx/html
+# nginx runs as its own unprivileged user. At start-up it writes config.json into the web root and
+# the rendered config into conf.d, then its pid file, cache and temp files.
+RUN touch /var/run/nginx.pid \
+ && chown -R nginx:nginx /usr/share/nginx/html /etc/nginx/conf.d /var/cache/nginx /var/run/nginx.pid
+USER nginx
 EXPOSE 8080

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The README's test command (`npm run verify`) and what CI runs: installs what is missing
 # (Debian packages, npm packages), then lint, deployment-config validation, type-check, unit
-# tests, production build (plus the monolith baseline the bytes budget is measured against) and
-# the browser end-to-end suite, which serves the builds with nginx and the images' config on
-# separate origins.
+# tests, production build (plus the monolith baseline the bytes budget is measured against), the
+# browser end-to-end suite, which serves the builds with nginx and the images' config on separate
+# origins, and then the five images built and the compose stack run and tested with Podman.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/usr/sbin"
@@ -16,6 +16,13 @@ missing=()
 command -v "${CHROMIUM_PATH:-/usr/bin/chromium}" >/dev/null 2>&1 || missing+=(chromium)
 command -v nginx >/dev/null 2>&1 || missing+=(nginx-light)
 command -v docker-compose >/dev/null 2>&1 || missing+=(docker-compose)
+# Podman (rootful, runc, netavark with aardvark-dns for names, iptables for its bridges),
+# podman-compose and mmdebstrap build and run the images and the compose stack.
+for tool in podman podman-compose mmdebstrap runc iptables; do
+  command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
+done
+[ -x /usr/lib/podman/netavark ] || missing+=(netavark)
+[ -x /usr/lib/podman/aardvark-dns ] || missing+=(aardvark-dns)
 if [ ${#missing[@]} -gt 0 ]; then
   step "Installing ${missing[*]} (Debian)"
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
@@ -44,3 +51,4 @@ step "Type-check";  npm run typecheck
 step "Unit tests";  npm run test:unit
 step "Build";       npm run build && npm run build:baseline
 step "Browser end-to-end suite"; npm run test:e2e
+step "Images and the compose stack (Podman)"; bash tooling/containers/stack.sh

@@ -12,8 +12,8 @@ describe('the files derived from tooling/remotes.json', () => {
     expect(readFileSync(join(root, path), 'utf8')).toBe(DERIVED_FILES[path]?.(readRemoteList()));
   });
 
-  it.each(Object.keys(DERIVED_FILES))('%s says it is generated', (path) => {
-    expect(readFileSync(join(root, path), 'utf8').split('\n', 1)[0]).toMatch(/Generated from tooling\/remotes\.json .*do not edit/);
+  it.each(Object.keys(DERIVED_FILES))('%s says what is generated, and how', (path) => {
+    expect(readFileSync(join(root, path), 'utf8')).toMatch(/generated .*`npm run generate`.*do not edit/i);
   });
 
   describe('with a fourth remote added to the list', () => {
@@ -23,12 +23,18 @@ describe('the files derived from tooling/remotes.json', () => {
       writeFileSync(file, JSON.stringify([...readRemoteList(), rewards]));
       return readRemoteList(file);
     };
-    // What each derived file must say of the new remote, beside what it says of the others.
-    const expected: Record<string, (remote: RemoteEntry) => string> = {
+    // What each derived file must say of each remote, the new one included: a line, or a pattern.
+    const expected: Record<string, (remote: RemoteEntry) => string | RegExp> = {
       'host/src/config/remotes.generated.ts': (remote) => `{ name: '${remote.name}', route: '${remote.route}' },`,
       'tooling/remotes.generated.ts': (remote) => `{ name: '${remote.name}', dir: '${remote.dir}', localPort: ${remote.localPort}, route: '${remote.route}' },`,
       'bench/monolith/screens.generated.ts': (remote) =>
         `'${remote.name}/Screen': () => import(/* webpackChunkName: "remotes/${remote.name}/remoteEntry" */ '../../${remote.dir}/src/exposed-screen'),`,
+      'deploy/nginx/snippets/composition.conf': (remote) => `"~^${remote.route}(\\?|$)" ${remote.name};`,
+      'deploy/nginx/host.conf.template': (remote) => `location ^~ /_screen/${remote.name}/ {`,
+      'deploy/nginx/entrypoint/15-runtime-config.envsh': (remote) => new RegExp(`^SG_REMOTES=".*\\b${remote.name}\\b.*"$`, 'm'),
+      'docker-compose.yml': (remote) => `image: special-gift/${remote.dir}`,
+      'deploy/static-app.Dockerfile': (remote) => `COPY ${remote.dir}/package.json ${remote.dir}/`,
+      'deploy/api.Dockerfile': (remote) => `COPY ${remote.dir}/package.json ${remote.dir}/`,
     };
 
     it('every derived file has a check here', () => {
@@ -37,8 +43,12 @@ describe('the files derived from tooling/remotes.json', () => {
 
     it.each(Object.keys(DERIVED_FILES))('%s names all four', (path) => {
       const remotes = withFourth();
-      const lines = DERIVED_FILES[path]?.(remotes).split('\n') ?? [];
-      for (const remote of remotes) expect(lines.map((line) => line.trim())).toContain(expected[path]?.(remote));
+      const text = DERIVED_FILES[path]?.(remotes) ?? '';
+      for (const remote of remotes) {
+        const expectation = expected[path]?.(remote);
+        if (expectation instanceof RegExp) expect(text).toMatch(expectation);
+        else expect(text.split('\n').map((line) => line.trim())).toContain(expectation);
+      }
     });
   });
 

@@ -4,6 +4,8 @@
  * `derived-files.test.ts` fails while one is stale, and derives them all from a list with a
  * fourth remote.
  */
+import { renderCompositionMaps } from '../compose/render-nginx';
+import { DEPLOY_FILES, renderDeployFile } from '../deploy/render-deploy';
 import type { RemoteEntry } from './read-remote-list';
 
 type Derive = (remotes: readonly RemoteEntry[]) => string;
@@ -56,4 +58,9 @@ export const DERIVED_FILES: Readonly<Record<string, Derive>> = {
   'host/src/config/remotes.generated.ts': hostRemotes,
   'tooling/remotes.generated.ts': toolingRemotes,
   'bench/monolith/screens.generated.ts': monolithScreens,
+  // nginx's route map (the rest of the composition snippets names no remote).
+  'deploy/nginx/snippets/composition.conf': renderCompositionMaps,
+  // Marked regions of hand-written files: the host's nginx template, the start-up script, the
+  // compose services, the Dockerfiles' workspace manifests (tooling/deploy/render-deploy.ts).
+  ...Object.fromEntries(Object.keys(DEPLOY_FILES).map((file) => [file, (remotes: readonly RemoteEntry[]) => renderDeployFile(file as keyof typeof DEPLOY_FILES, remotes)])),
 };

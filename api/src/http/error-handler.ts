@@ -17,6 +17,20 @@ const BODY_PARSER_ERRORS: Readonly<Record<string, ApiError>> = {
 
 const INTERNAL_ERROR = new ApiError(500, 'internal_error', 'Something went wrong on our side. Please try again later.');
 
+/**
+ * The database cannot be reached (stopped, restarting, its name gone from the network): a 503 the
+ * client may retry, as readiness says, not a 500. Socket errors by code, PostgreSQL's connection
+ * exceptions (class 08) and shutdowns (57P01-57P03) by SQLSTATE, pg-pool's own by message.
+ */
+const DATABASE_UNAVAILABLE = new ApiError(503, 'not_ready', 'The database cannot be reached. Please try again shortly.');
+const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'ECONNRESET', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE', '57P01', '57P02', '57P03']);
+function isDatabaseUnavailable(error: unknown): boolean {
+  const code = fieldOf(error, 'code');
+  if (typeof code === 'string' && (UNREACHABLE_CODES.has(code) || code.startsWith('08'))) return true;
+  const message = fieldOf(error, 'message');
+  return typeof message === 'string' && /^(Connection terminated|timeout exceeded when trying to connect)/.test(message);
+}
+
 function fieldOf(error: unknown, key: string): unknown {
   return typeof error === 'object' && error !== null ? (error as Record<string, unknown>)[key] : undefined;
 }
@@ -35,7 +49,7 @@ export function toApiError(error: unknown): ApiError {
   const status = fieldOf(error, 'status');
   // Other client errors raised by express or its parsers (e.g. an aborted upload, a bad URL escape).
   if (typeof status === 'number' && status >= 400 && status < 500) return new ApiError(status, 'bad_request', 'The request could not be understood.');
-  return INTERNAL_ERROR;
+  return isDatabaseUnavailable(error) ? DATABASE_UNAVAILABLE : INTERNAL_ERROR;
 }
 
 /** The last middleware: logs server faults with their stack, and answers with the JSON error shape only. */

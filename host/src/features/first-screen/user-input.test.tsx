@@ -75,6 +75,8 @@ describe('captureUserInput', () => {
     // then puts its controlled fields back to its state before the replay reads them.
     function RendersOnCommit(props: Parameters<typeof Form>[0]) {
       const [, setCommitted] = useState(false);
+      // The very pattern the test is about: a state update in the hydration's commit.
+      // eslint-disable-next-line react-hooks/set-state-in-effect
       useLayoutEffect(() => setCommitted(true), []);
       return <Form {...props} />;
     }

@@ -1,0 +1,122 @@
+import { execFile, execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { makeTestCardCode } from '@special-gift/shared/testing/cards';
+import { parse } from 'yaml';
+
+/**
+ * The compose stack under test, as tooling/containers/stack.sh configures it (project name,
+ * published ports): its containers through Podman, its pages and API through the host's port.
+ */
+export const REPO_ROOT = join(__dirname, '..', '..');
+export const PROJECT = process.env.SG_STACK_PROJECT ?? 'sg-stack';
+export const HOST_URL = `http://localhost:${process.env.SG_HOST_PORT ?? '6300'}`;
+export const API_URL = `${HOST_URL}/api`;
+
+const run = promisify(execFile);
+/** A podman command's output (it fails the test with podman's message when podman fails). */
+export const podman = async (...args: string[]) => (await run('podman', args, { maxBuffer: 64 * 1024 * 1024 })).stdout.trim();
+export const podmanSync = (...args: string[]) => execFileSync('podman', args, { encoding: 'utf8', stdio: 'pipe' }).trim();
+
+/** The services `podman-compose up` starts: those of docker-compose.yml outside any profile. */
+export function defaultServices(): string[] {
+  const compose = parse(readFileSync(join(REPO_ROOT, 'docker-compose.yml'), 'utf8'), { merge: true }) as { services: Record<string, { profiles?: string[] }> };
+  return Object.entries(compose.services)
+    .filter(([, service]) => !service.profiles?.length)
+    .map(([name]) => name);
+}
+
+/** The names of the stack's containers, all or one service's (running or not). */
+export async function containers(service?: string): Promise<string[]> {
+  const filters = ['--filter', `label=io.podman.compose.project=${PROJECT}`, ...(service ? ['--filter', `label=com.docker.compose.service=${service}`] : [])];
+  const names = await podman('ps', '-a', ...filters, '--format', '{{.Names}}');
+  return names.split('\n').filter(Boolean).sort();
+}
+
+export const inspect = async (container: string, format: string) => podman('inspect', '--format', format, container);
+
+/**
+ * Runs the container's own healthcheck (HEALTHCHECK / compose `healthcheck`) once and says whether
+ * it passed. Podman schedules healthchecks with systemd timers, which these machines lack, so the
+ * tests run the same check on demand.
+ */
+export async function healthy(container: string): Promise<boolean> {
+  try {
+    await podman('healthcheck', 'run', container);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export async function waitUntil(what: string, check: () => Promise<boolean>, timeoutMs = 120_000, intervalMs = 500): Promise<number> {
+  const started = Date.now();
+  while (!(await check())) {
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+  return Date.now() - started;
+}
+
+/** SQL in the stack's PostgreSQL container, as its superuser over the local socket. */
+export async function psql(sql: string): Promise<string> {
+  const [postgres] = await containers('postgres');
+  if (!postgres) throw new Error('no postgres container');
+  return podman('exec', postgres, 'psql', '-U', 'special_gift', '-d', 'special_gift', '-tAc', sql);
+}
+
+/** The requests an API replica has logged (one JSON line each), since `since` (RFC 3339), if given. */
+export async function apiRequests(container: string, since?: string): Promise<{ method: string; path: string; status: number }[]> {
+  const logs = await podman('logs', ...(since ? ['--since', since] : []), container);
+  return logs
+    .split('\n')
+    .filter((line) => line.includes('"msg":"request"'))
+    .map((line) => JSON.parse(line) as { method: string; path: string; status: number });
+}
+
+const XSRF = 'stack-test-xsrf-token';
+let card = Math.floor(Math.random() * 1e9) * 1000;
+const cardCode = () => makeTestCardCode(6_000_000_000_000 + card++);
+
+/** One sign-up through the host's /api/ proxy, as the browser app sends it: status and body. */
+export async function signUp(): Promise<{ status: number; id?: string }> {
+  const response = await fetch(`${API_URL}/v1/sign-ups`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID(), cookie: `XSRF-TOKEN=${XSRF}`, 'x-xsrf-token': XSRF, origin: HOST_URL },
+    body: JSON.stringify({ firstName: 'Stack', lastName: 'Test', email: 'stack@example.com', cardCode: cardCode(), acceptedTerms: true }),
+    signal: AbortSignal.timeout(15_000),
+  });
+  const body = (await response.json().catch(() => ({}))) as { id?: string };
+  return { status: response.status, id: body.id };
+}
+
+/**
+ * `clients` loops posting sign-ups until `stop()`: the ids the API acknowledged (201), and how often
+ * each other outcome happened.
+ */
+export async function signUpLoad(clients: number, stop: () => boolean): Promise<{ acknowledged: string[]; failures: Record<string, number> }> {
+  const acknowledged: string[] = [];
+  const failures: Record<string, number> = {};
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (!stop()) {
+        try {
+          const { status, id } = await signUp();
+          if (status === 201 && id) acknowledged.push(id);
+          else failures[`http ${status}`] = (failures[`http ${status}`] ?? 0) + 1;
+        } catch (error) {
+          const what = String((error as Error).cause ?? error);
+          failures[what] = (failures[what] ?? 0) + 1;
+        }
+      }
+    }),
+  );
+  return { acknowledged, failures };
+}
+
+/** How many of these sign-up ids the PostgreSQL container holds. */
+export async function storedCount(ids: readonly string[]): Promise<number> {
+  if (ids.length === 0) return 0;
+  return Number(await psql(`SELECT count(*) FROM sign_ups WHERE id IN (${ids.map((id) => `'${id.replace(/[^0-9a-f-]/g, '')}'`).join(',')})`));
+}
