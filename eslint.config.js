@@ -16,14 +16,27 @@ const hostFeatures = require('node:fs').readdirSync(`${__dirname}/host/src/featu
 
 const appPackages = ['host', ...remoteDirs, 'api'];
 /** The browser apps' shipped code: every source file but the tests (shared's test-only folder aside). */
-const productionSources = ['host/src', ...remoteDirs.map((dir) => `${dir}/src`), 'shared/src/!(testing)'].map((dir) => `./${dir}/**/!(*.test).{ts,tsx}`);
+const productionSources = ['host/src', ...remoteDirs.map((dir) => `${dir}/src`), 'shared/src/!(testing)'].map(
+  (dir) => `./${dir}/**/!(*.test).{ts,tsx}`,
+);
 const forbidImportsOf = (packages, why) =>
   packages.flatMap((pkg) => [
     { group: [`**/${pkg}/**`, `@special-gift/${pkg}`, `@special-gift/${pkg}/**`], message: why },
   ]);
 
 module.exports = tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', '**/coverage/**', 'test-results/**', 'playwright-report/**', '.e2e/**', '.e2e-variant-*/**', 'bench-results/**'] },
+  {
+    ignores: [
+      '**/dist/**',
+      '**/node_modules/**',
+      '**/coverage/**',
+      'test-results/**',
+      'playwright-report/**',
+      '.e2e/**',
+      '.e2e-variant-*/**',
+      'bench-results/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -39,13 +52,23 @@ module.exports = tseslint.config(
   { files: ['**/*.js', '**/*.cjs'], rules: { '@typescript-eslint/no-require-imports': 'off' } },
   {
     files: ['shared/**'],
-    rules: { 'no-restricted-imports': ['error', { patterns: forbidImportsOf(appPackages, 'shared is the contract: it imports no app code.') }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: forbidImportsOf(appPackages, 'shared is the contract: it imports no app code.') },
+      ],
+    },
   },
   {
     // The API's code never depends on its tests' helpers (api/test/support): they are not in the bundle.
     files: ['api/src/**'],
     ignores: ['api/src/**/*.test.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/test/**'], message: 'api/test/ is test code: the API does not import it.' }] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/test/**'], message: 'api/test/ is test code: the API does not import it.' }] },
+      ],
+    },
   },
   ...remoteDirs.map((remote) => ({
     files: [`${remote}/**`],
@@ -54,13 +77,34 @@ module.exports = tseslint.config(
         'error',
         {
           paths: [
-            { name: 'react-router-dom', message: 'Remotes navigate through the shell contract (useNavigation), never a router.' },
-            { name: 'react-i18next', message: "Use @special-gift/shared's useTranslation: it is the host's react-i18next (react-i18next is not shared)." },
-            { name: 'i18next', message: 'Remotes reach i18n only through @special-gift/shared (useTranslation, useShellI18n).' },
-            { name: '@special-gift/shared/host', message: "The shell's implementations are the host's: a remote receives the HTTP client and overlays through the contract (useShell)." },
-            { name: '@special-gift/shared/composition', message: 'Page composition is the host and its servers’ business: a remote screen renders the same on the server and in the browser through the contract.' },
+            {
+              name: 'react-router-dom',
+              message: 'Remotes navigate through the shell contract (useNavigation), never a router.',
+            },
+            {
+              name: 'react-i18next',
+              message:
+                "Use @special-gift/shared's useTranslation: it is the host's react-i18next (react-i18next is not shared).",
+            },
+            {
+              name: 'i18next',
+              message: 'Remotes reach i18n only through @special-gift/shared (useTranslation, useShellI18n).',
+            },
+            {
+              name: '@special-gift/shared/host',
+              message:
+                "The shell's implementations are the host's: a remote receives the HTTP client and overlays through the contract (useShell).",
+            },
+            {
+              name: '@special-gift/shared/composition',
+              message:
+                'Page composition is the host and its servers’ business: a remote screen renders the same on the server and in the browser through the contract.',
+            },
           ],
-          patterns: forbidImportsOf(appPackages.filter((p) => p !== remote), 'A remote depends only on @special-gift/shared.'),
+          patterns: forbidImportsOf(
+            appPackages.filter((p) => p !== remote),
+            'A remote depends only on @special-gift/shared.',
+          ),
         },
       ],
     },
@@ -72,7 +116,9 @@ module.exports = tseslint.config(
       'import-x/extensions': importX.flatConfigs.typescript.settings['import-x/extensions'],
       'import-x/external-module-folders': importX.flatConfigs.typescript.settings['import-x/external-module-folders'],
       'import-x/parsers': importX.flatConfigs.typescript.settings['import-x/parsers'],
-      'import-x/resolver-next': [createTypeScriptImportResolver({ project: ['*/tsconfig.json'], noWarnOnMultipleProjects: true })],
+      'import-x/resolver-next': [
+        createTypeScriptImportResolver({ project: ['*/tsconfig.json'], noWarnOnMultipleProjects: true }),
+      ],
     },
     rules: {
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
@@ -81,10 +127,26 @@ module.exports = tseslint.config(
         {
           zones: [
             // The host's layers (bulletproof-react's one-way flow).
-            { target: ['./host/src/config', './host/src/services'], from: ['./host/src/shell', './host/src/features', './host/src/app'], message: 'config/ and services/ are the bottom layer: they import no shell, feature or app code.' },
-            { target: './host/src/config', from: './host/src/services', message: 'config/ is parsed first and depends on nothing of the host.' },
-            { target: './host/src/shell', from: ['./host/src/features', './host/src/app'], message: 'shell/ (services context, document title) sits below features/ and app/.' },
-            { target: './host/src/features', from: './host/src/app', message: 'features/ never import app/: app composes features, not the other way round.' },
+            {
+              target: ['./host/src/config', './host/src/services'],
+              from: ['./host/src/shell', './host/src/features', './host/src/app'],
+              message: 'config/ and services/ are the bottom layer: they import no shell, feature or app code.',
+            },
+            {
+              target: './host/src/config',
+              from: './host/src/services',
+              message: 'config/ is parsed first and depends on nothing of the host.',
+            },
+            {
+              target: './host/src/shell',
+              from: ['./host/src/features', './host/src/app'],
+              message: 'shell/ (services context, document title) sits below features/ and app/.',
+            },
+            {
+              target: './host/src/features',
+              from: './host/src/app',
+              message: 'features/ never import app/: app composes features, not the other way round.',
+            },
             ...hostFeatures.map((feature) => ({
               target: `./host/src/features/${feature}`,
               from: './host/src/features',
@@ -92,12 +154,34 @@ module.exports = tseslint.config(
               message: 'A feature imports no other feature; share through shell/ or services/.',
             })),
             // Packages.
-            { target: ['./host', './api'], from: remoteDirs.map((dir) => `./${dir}`), message: 'Remotes are loaded at runtime through federation, never imported.' },
-            { target: './api', from: ['./host', ...remoteDirs.map((dir) => `./${dir}`)], message: 'The API imports no app; it shares only @special-gift/shared.' },
-            { target: './tooling', from: ['./host', ...remoteDirs.map((dir) => `./${dir}`), './api', './bench', './e2e'], message: 'tooling/ is what the apps build with; it imports no app (bench/ and e2e/ may).' },
+            {
+              target: ['./host', './api'],
+              from: remoteDirs.map((dir) => `./${dir}`),
+              message: 'Remotes are loaded at runtime through federation, never imported.',
+            },
+            {
+              target: './api',
+              from: ['./host', ...remoteDirs.map((dir) => `./${dir}`)],
+              message: 'The API imports no app; it shares only @special-gift/shared.',
+            },
+            {
+              target: './tooling',
+              from: ['./host', ...remoteDirs.map((dir) => `./${dir}`), './api', './bench', './e2e'],
+              message: 'tooling/ is what the apps build with; it imports no app (bench/ and e2e/ may).',
+            },
             // shared/: a folder per export subpath, federated, bundled or test-only (shared/README.md).
-            { target: './shared/src/contract', from: ['./shared/src/host', './shared/src/dev-shell', './shared/src/composition', './shared/src/testing'], message: 'The federated contract carries no shell implementation, composition or test code: what it imports rides in every page.' },
-            { target: productionSources, from: './shared/src/testing', message: 'shared/src/testing (@special-gift/shared/testing, /testing/cards) is test-only: only tests import it.' },
+            {
+              target: './shared/src/contract',
+              from: ['./shared/src/host', './shared/src/dev-shell', './shared/src/composition', './shared/src/testing'],
+              message:
+                'The federated contract carries no shell implementation, composition or test code: what it imports rides in every page.',
+            },
+            {
+              target: productionSources,
+              from: './shared/src/testing',
+              message:
+                'shared/src/testing (@special-gift/shared/testing, /testing/cards) is test-only: only tests import it.',
+            },
           ],
         },
       ],

@@ -27,7 +27,12 @@ function recordRequests(page: Page): { settled: () => Promise<RequestRecord[]> }
   const pending: Array<Promise<RequestRecord>> = [];
   page.on('requestfinished', (request) => {
     pending.push(
-      request.sizes().then((sizes) => ({ url: request.url(), resourceType: request.resourceType(), bodyBytes: sizes.responseBodySize, sentAt: request.timing().startTime })),
+      request.sizes().then((sizes) => ({
+        url: request.url(),
+        resourceType: request.resourceType(),
+        bodyBytes: sizes.responseBodySize,
+        sentAt: request.timing().startTime,
+      })),
     );
   });
   return { settled: () => Promise.all(pending) };
@@ -47,7 +52,8 @@ async function stampFirstScreen(page: Page): Promise<void> {
 }
 
 const isBrowserOwn = (record: RequestRecord) => /\/favicon\.(svg|ico)$/.test(record.url);
-export const scriptBytes = (records: readonly RequestRecord[]) => records.filter((r) => r.resourceType === 'script').reduce((sum, r) => sum + r.bodyBytes, 0);
+export const scriptBytes = (records: readonly RequestRecord[]) =>
+  records.filter((r) => r.resourceType === 'script').reduce((sum, r) => sum + r.bodyBytes, 0);
 
 /**
  * Cold load of `url` in a fresh context (empty cache) on a Pixel 7: what the first screen needed,
@@ -67,8 +73,11 @@ export async function measureFirstRender(browser: Browser, url: string): Promise
     await page.goto(url);
     await page.locator('html[data-preloaded="true"]').waitFor({ timeout: 30_000 });
     await page.waitForLoadState('networkidle');
-    const firstScreenAt = await page.evaluate(() => (window as unknown as { __firstScreenAt?: number }).__firstScreenAt);
-    if (typeof firstScreenAt !== 'number') throw new Error(`${url}: no screen title ever appeared, so there is no first render to measure`);
+    const firstScreenAt = await page.evaluate(
+      () => (window as unknown as { __firstScreenAt?: number }).__firstScreenAt,
+    );
+    if (typeof firstScreenAt !== 'number')
+      throw new Error(`${url}: no screen title ever appeared, so there is no first render to measure`);
     const afterPreload = (await recorder.settled()).filter((r) => !isBrowserOwn(r));
     const requests = afterPreload.filter((r) => r.sentAt <= firstScreenAt);
     return { requests, jsBytes: scriptBytes(requests), afterPreload, errors };

@@ -25,7 +25,13 @@ export interface LighthouseRun {
 
 interface LighthouseReport {
   categories: Record<'performance' | 'accessibility' | 'best-practices', { score: number | null }>;
-  audits: Record<string, { numericValue?: number; details?: { items?: Array<{ resourceType?: string; requestCount?: number; transferSize?: number }> } }>;
+  audits: Record<
+    string,
+    {
+      numericValue?: number;
+      details?: { items?: Array<{ resourceType?: string; requestCount?: number; transferSize?: number }> };
+    }
+  >;
   environment: { benchmarkIndex: number };
   runtimeError?: { code: string; message: string };
 }
@@ -49,7 +55,13 @@ export async function runLighthouse(url: string, reportDir: string, name: string
       return await runLighthouseOnce(url, reportDir, name);
     } catch (error) {
       if (attempt >= 3) throw error;
-      console.warn(`  lighthouse ${name}: attempt ${attempt} failed (${String(error).split('\n').find((line) => line.includes('Runtime error')) ?? 'see above'}); retrying`);
+      console.warn(
+        `  lighthouse ${name}: attempt ${attempt} failed (${
+          String(error)
+            .split('\n')
+            .find((line) => line.includes('Runtime error')) ?? 'see above'
+        }); retrying`,
+      );
     }
   }
 }
@@ -77,7 +89,8 @@ async function runLighthouseOnce(url: string, reportDir: string, name: string): 
     rmSync(profile, { recursive: true, force: true });
   }
   const report = JSON.parse(readFileSync(outputPath, 'utf8')) as LighthouseReport;
-  if (report.runtimeError) throw new Error(`Lighthouse could not measure ${url}: ${report.runtimeError.code} ${report.runtimeError.message}`);
+  if (report.runtimeError)
+    throw new Error(`Lighthouse could not measure ${url}: ${report.runtimeError.code} ${report.runtimeError.message}`);
   const audit = (id: string) => report.audits[id]?.numericValue ?? Number.NaN;
   const summary = report.audits['resource-summary']?.details?.items ?? [];
   const score = (id: keyof LighthouseReport['categories']) => Math.round((report.categories[id].score ?? 0) * 100);

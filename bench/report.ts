@@ -28,7 +28,9 @@ export interface Row {
 export const median = (values: readonly number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? (sorted[mid] ?? Number.NaN) : ((sorted[mid - 1] ?? Number.NaN) + (sorted[mid] ?? Number.NaN)) / 2;
+  return sorted.length % 2
+    ? (sorted[mid] ?? Number.NaN)
+    : ((sorted[mid - 1] ?? Number.NaN) + (sorted[mid] ?? Number.NaN)) / 2;
 };
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
@@ -36,7 +38,9 @@ const ms = (value: number) => `${Math.round(value)} ms`;
 // Below 1 (e.g. 0-1 ms of blocking time) a ratio says nothing.
 const ratio = (a: number, b: number) => (b < 1 ? '–' : (a / b).toFixed(2));
 const spread = (values: readonly number[], format: (value: number) => string) =>
-  values.length > 1 ? `${format(median(values))} (${format(Math.min(...values))}–${format(Math.max(...values))})` : format(values[0] ?? Number.NaN);
+  values.length > 1
+    ? `${format(median(values))} (${format(Math.min(...values))}–${format(Math.max(...values))})`
+    : format(values[0] ?? Number.NaN);
 
 export function tableRows(results: BenchResults): Row[] {
   const rows: Row[] = [];
@@ -48,32 +52,123 @@ export function tableRows(results: BenchResults): Row[] {
     const js = (variant: Variant) => first(variant).jsBytes;
     const requests = (variant: Variant) => first(variant).requests.length;
     const target = path === '/' ? ' (target ≤ 1.10)' : '';
-    both(`${path} JS for the first screen (gzip, as transferred)`, (v) => kb(js(v)), `×${ratio(js('federated'), js('monolith'))}${target}`);
-    both(`${path} requests before the first screen`, (v) => String(requests(v)), `+${requests('federated') - requests('monolith')}${path === '/' ? ' (target ≤ +3)' : ''}`);
+    both(
+      `${path} JS for the first screen (gzip, as transferred)`,
+      (v) => kb(js(v)),
+      `×${ratio(js('federated'), js('monolith'))}${target}`,
+    );
+    both(
+      `${path} requests before the first screen`,
+      (v) => String(requests(v)),
+      `+${requests('federated') - requests('monolith')}${path === '/' ? ' (target ≤ +3)' : ''}`,
+    );
   }
   const preloadJs = (variant: Variant) => scriptBytes(results.firstRender[variant]['/'].afterPreload);
-  both('/ all JS once every screen is preloaded', (v) => kb(preloadJs(v)), `×${ratio(preloadJs('federated'), preloadJs('monolith'))}`);
+  both(
+    '/ all JS once every screen is preloaded',
+    (v) => kb(preloadJs(v)),
+    `×${ratio(preloadJs('federated'), preloadJs('monolith'))}`,
+  );
 
   for (const path of PATHS) {
     const runs = (variant: Variant) => results.lighthouse[variant][path];
     const metric = (variant: Variant, pick: (run: LighthouseRun) => number) => runs(variant).map(pick);
-    const compare = (pick: (run: LighthouseRun) => number) => `×${ratio(median(metric('federated', pick)), median(metric('monolith', pick)))}`;
+    const compare = (pick: (run: LighthouseRun) => number) =>
+      `×${ratio(median(metric('federated', pick)), median(metric('monolith', pick)))}`;
     const lh = `Lighthouse ${path}`;
     const simulated = results.throttling === 'simulate';
-    both(`${lh} LCP`, (v) => spread(metric(v, (r) => r.lcpMs), ms), `${compare((r) => r.lcpMs)} (target ≤ 0.8${simulated ? ', ≤ 2,000 ms' : ''})`);
-    both(`${lh} FCP`, (v) => spread(metric(v, (r) => r.fcpMs), ms), `${compare((r) => r.fcpMs)} (target ≤ 1)`);
-    const tbtDifference = Math.round(median(metric('federated', (r) => r.tbtMs)) - median(metric('monolith', (r) => r.tbtMs)));
-    both(`${lh} TBT`, (v) => spread(metric(v, (r) => r.tbtMs), ms), `${tbtDifference >= 0 ? '+' : '−'}${Math.abs(tbtDifference)} ms (target ≤ +50 ms)`);
-    both(`${lh} CLS`, (v) => spread(metric(v, (r) => r.cls), (x) => x.toFixed(3)), '');
-    both(`${lh} performance score`, (v) => spread(metric(v, (r) => r.performance), String), simulated ? 'target ≥ 97' : '');
-    both(`${lh} accessibility score`, (v) => spread(metric(v, (r) => r.accessibility), String), 'target 100');
-    both(`${lh} best-practices score`, (v) => spread(metric(v, (r) => r.bestPractices), String), 'target 100');
-    both(`${lh} requests (whole load)`, (v) => spread(metric(v, (r) => r.requests), String), '');
-    both(`${lh} JS transferred (whole load)`, (v) => spread(metric(v, (r) => r.jsTransferBytes), kb), compare((r) => r.jsTransferBytes));
+    both(
+      `${lh} LCP`,
+      (v) =>
+        spread(
+          metric(v, (r) => r.lcpMs),
+          ms,
+        ),
+      `${compare((r) => r.lcpMs)} (target ≤ 0.8${simulated ? ', ≤ 2,000 ms' : ''})`,
+    );
+    both(
+      `${lh} FCP`,
+      (v) =>
+        spread(
+          metric(v, (r) => r.fcpMs),
+          ms,
+        ),
+      `${compare((r) => r.fcpMs)} (target ≤ 1)`,
+    );
+    const tbtDifference = Math.round(
+      median(metric('federated', (r) => r.tbtMs)) - median(metric('monolith', (r) => r.tbtMs)),
+    );
+    both(
+      `${lh} TBT`,
+      (v) =>
+        spread(
+          metric(v, (r) => r.tbtMs),
+          ms,
+        ),
+      `${tbtDifference >= 0 ? '+' : '−'}${Math.abs(tbtDifference)} ms (target ≤ +50 ms)`,
+    );
+    both(
+      `${lh} CLS`,
+      (v) =>
+        spread(
+          metric(v, (r) => r.cls),
+          (x) => x.toFixed(3),
+        ),
+      '',
+    );
+    both(
+      `${lh} performance score`,
+      (v) =>
+        spread(
+          metric(v, (r) => r.performance),
+          String,
+        ),
+      simulated ? 'target ≥ 97' : '',
+    );
+    both(
+      `${lh} accessibility score`,
+      (v) =>
+        spread(
+          metric(v, (r) => r.accessibility),
+          String,
+        ),
+      'target 100',
+    );
+    both(
+      `${lh} best-practices score`,
+      (v) =>
+        spread(
+          metric(v, (r) => r.bestPractices),
+          String,
+        ),
+      'target 100',
+    );
+    both(
+      `${lh} requests (whole load)`,
+      (v) =>
+        spread(
+          metric(v, (r) => r.requests),
+          String,
+        ),
+      '',
+    );
+    both(
+      `${lh} JS transferred (whole load)`,
+      (v) =>
+        spread(
+          metric(v, (r) => r.jsTransferBytes),
+          kb,
+        ),
+      compare((r) => r.jsTransferBytes),
+    );
   }
 
   const warm = (variant: Variant) => results.warm[variant];
-  both('After the preload: code / text requests moving between screens', (v) => `${warm(v).codeRequests} / ${warm(v).textRequests}`, 'target 0 / 0');
+  both(
+    'After the preload: code / text requests moving between screens',
+    (v) => `${warm(v).codeRequests} / ${warm(v).textRequests}`,
+    'target 0 / 0',
+  );
   both(
     `Click to next heading, 4x CPU (median of ${warm('federated').clickToHeadingMs.length}, min–max)`,
     (v) => spread(warm(v).clickToHeadingMs, ms),
@@ -84,7 +179,9 @@ export function tableRows(results: BenchResults): Row[] {
 
 export function markdown(results: BenchResults): string {
   const rows = tableRows(results);
-  const benchmarkIndex = median(VARIANTS.flatMap((v) => PATHS.flatMap((p) => results.lighthouse[v][p].map((r) => r.benchmarkIndex))));
+  const benchmarkIndex = median(
+    VARIANTS.flatMap((v) => PATHS.flatMap((p) => results.lighthouse[v][p].map((r) => r.benchmarkIndex))),
+  );
   return [
     `Measured ${results.date.slice(0, 10)} on ${results.machine}; Lighthouse benchmarkIndex ${Math.round(benchmarkIndex)}.`,
     `Both builds served by nginx with the images' config (gzip on). Lighthouse 12.8.2 mobile preset (${results.throttling === 'devtools' ? 'DevTools throttling' : 'simulated throttling'}), ${results.lighthouseRuns} cold runs each, median (min–max).`,

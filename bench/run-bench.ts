@@ -30,7 +30,9 @@ const BASE_URL: Record<Variant, string> = { federated: HOST_URL, monolith: MONOL
 const OUT_DIR = join(REPO_ROOT, 'bench-results');
 
 function machine(): string {
-  const chromiumVersion = execSync(`${CHROMIUM_PATH} --version`, { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+  const chromiumVersion = execSync(`${CHROMIUM_PATH} --version`, { stdio: ['ignore', 'pipe', 'ignore'] })
+    .toString()
+    .trim();
   return `${cpus().length} cores (${cpus()[0]?.model.trim() ?? 'unknown CPU'}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}, ${chromiumVersion}`;
 }
 
@@ -56,7 +58,9 @@ async function playwrightFigures() {
 }
 
 async function lighthouseFigures() {
-  const lighthouse = Object.fromEntries(VARIANTS.map((v) => [v, Object.fromEntries(PATHS.map((p) => [p, [] as LighthouseRun[]]))])) as BenchResults['lighthouse'];
+  const lighthouse = Object.fromEntries(
+    VARIANTS.map((v) => [v, Object.fromEntries(PATHS.map((p) => [p, [] as LighthouseRun[]]))]),
+  ) as BenchResults['lighthouse'];
   for (let run = 1; run <= LIGHTHOUSE_RUNS; run++) {
     for (const path of PATHS) {
       for (const variant of VARIANTS) {
@@ -80,7 +84,15 @@ async function main() {
     const { firstRender, warm } = await playwrightFigures();
     console.log(`Lighthouse: ${LIGHTHOUSE_RUNS} runs per variant and path`);
     const lighthouse = await lighthouseFigures();
-    const results: BenchResults = { date: new Date().toISOString(), throttling: THROTTLING, machine: machine(), lighthouseRuns: LIGHTHOUSE_RUNS, firstRender, lighthouse, warm };
+    const results: BenchResults = {
+      date: new Date().toISOString(),
+      throttling: THROTTLING,
+      machine: machine(),
+      lighthouseRuns: LIGHTHOUSE_RUNS,
+      firstRender,
+      lighthouse,
+      warm,
+    };
 
     mkdirSync(OUT_DIR, { recursive: true });
     const suffix = THROTTLING === 'devtools' ? '-devtools' : '';

@@ -104,11 +104,14 @@ describe('GET /v1/ready', () => {
 });
 
 describe('unknown routes', () => {
-  it.each(['/', '/v1', '/v1/nothing-here', '/api/v1/health', '/v2/health'])('GET %s is a JSON 404 not_found', async (path) => {
-    const response = await fetch(`${baseUrl}${path}`);
-    expect(response.status).toBe(404);
-    expect(await errorCode(response)).toBe('not_found');
-  });
+  it.each(['/', '/v1', '/v1/nothing-here', '/api/v1/health', '/v2/health'])(
+    'GET %s is a JSON 404 not_found',
+    async (path) => {
+      const response = await fetch(`${baseUrl}${path}`);
+      expect(response.status).toBe(404);
+      expect(await errorCode(response)).toBe('not_found');
+    },
+  );
 
   it('a malformed path escape is a JSON 400, not an HTML page', async () => {
     const response = await fetch(`${baseUrl}/v1/sign-ups/%E0%A4%A`);
@@ -119,14 +122,20 @@ describe('unknown routes', () => {
 
 describe('server faults', () => {
   it('answer 500 internal_error without leaking the cause, and log it with the stack', async () => {
-    const response = await fetch(`${baseUrl}/v1/sign-ups/00000000-0000-4000-8000-000000000000`, { headers: { authorization: `Bearer ${'a'.repeat(43)}` } });
+    const response = await fetch(`${baseUrl}/v1/sign-ups/00000000-0000-4000-8000-000000000000`, {
+      headers: { authorization: `Bearer ${'a'.repeat(43)}` },
+    });
     expect(response.status).toBe(500);
     const text = await response.text();
     expect(JSON.parse(text)).toEqual({ error: { code: 'internal_error', message: expect.any(String) } });
     expect(text).not.toMatch(/disk on fire|secret|\.ts|at /);
 
     const failure = logs.find((entry) => entry.level === 'error');
-    expect(failure).toMatchObject({ msg: 'request failed', method: 'GET', path: '/v1/sign-ups/00000000-0000-4000-8000-000000000000' });
+    expect(failure).toMatchObject({
+      msg: 'request failed',
+      method: 'GET',
+      path: '/v1/sign-ups/00000000-0000-4000-8000-000000000000',
+    });
     expect(String(failure?.error)).toContain('disk on fire');
   });
 });

@@ -49,17 +49,28 @@ describe('readConfig', () => {
   });
 
   it('uses PostgreSQL when DATABASE_URL is set, with a pool of DATABASE_POOL_SIZE', () => {
-    expect(readConfig({ DATABASE_URL: 'postgres://u:p@db:5432/gift', API_DATA_DIR: '/ignored' }).database).toEqual({ engine: 'postgres', url: 'postgres://u:p@db:5432/gift', poolSize: 10 });
-    expect(readConfig({ DATABASE_URL: 'postgresql://db/gift', DATABASE_POOL_SIZE: '4' }).database).toEqual({ engine: 'postgres', url: 'postgresql://db/gift', poolSize: 4 });
+    expect(readConfig({ DATABASE_URL: 'postgres://u:p@db:5432/gift', API_DATA_DIR: '/ignored' }).database).toEqual({
+      engine: 'postgres',
+      url: 'postgres://u:p@db:5432/gift',
+      poolSize: 10,
+    });
+    expect(readConfig({ DATABASE_URL: 'postgresql://db/gift', DATABASE_POOL_SIZE: '4' }).database).toEqual({
+      engine: 'postgres',
+      url: 'postgresql://db/gift',
+      poolSize: 4,
+    });
     expect(() => readConfig({ DATABASE_URL: 'mysql://db/gift' })).toThrow(/DATABASE_URL/);
   });
 
   it('resolves a relative data dir against the working directory', () => {
-    expect(readConfig({ API_DATA_DIR: 'data' }).database).toMatchObject({ dataDir: path.resolve(process.cwd(), 'data') });
+    expect(readConfig({ API_DATA_DIR: 'data' }).database).toMatchObject({
+      dataDir: path.resolve(process.cwd(), 'data'),
+    });
   });
 
   it('turns Secure on for COOKIE_SECURE=true exactly, or when the public origin is HTTPS', () => {
-    for (const COOKIE_SECURE of ['1', 'TRUE', 'yes', 'false', '']) expect(readConfig({ COOKIE_SECURE }).cookieSecure).toBe(false);
+    for (const COOKIE_SECURE of ['1', 'TRUE', 'yes', 'false', ''])
+      expect(readConfig({ COOKIE_SECURE }).cookieSecure).toBe(false);
     expect(readConfig({ PUBLIC_ORIGIN: 'https://gift.example' }).cookieSecure).toBe(true);
     expect(readConfig({ PUBLIC_ORIGIN: 'http://localhost:3000' }).cookieSecure).toBe(false);
   });
@@ -81,7 +92,8 @@ describe('readConfig', () => {
     ['PUBLIC_ORIGIN', 'https://gift.example/path'],
     ['SIGN_UPS_PER_MINUTE', 'lots'],
   ])('fails fast on %s=%j', (name, value) => {
-    const env = name === 'DATABASE_POOL_SIZE' ? { DATABASE_URL: 'postgres://db/gift', [name]: value } : { [name]: value };
+    const env =
+      name === 'DATABASE_POOL_SIZE' ? { DATABASE_URL: 'postgres://db/gift', [name]: value } : { [name]: value };
     expect(() => readConfig(env)).toThrow(name);
   });
 });

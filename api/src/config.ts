@@ -54,7 +54,11 @@ function parseDatabase(env: Readonly<Record<string, string | undefined>>): Datab
   const url = env.DATABASE_URL;
   if (url) {
     if (!/^postgres(ql)?:\/\//.test(url)) throw new Error('DATABASE_URL must be a postgres:// URL');
-    return { engine: 'postgres', url, poolSize: parseInteger('DATABASE_POOL_SIZE', env.DATABASE_POOL_SIZE, 10, 1, 1000) };
+    return {
+      engine: 'postgres',
+      url,
+      poolSize: parseInteger('DATABASE_POOL_SIZE', env.DATABASE_POOL_SIZE, 10, 1, 1000),
+    };
   }
   return {
     engine: 'pglite',
@@ -64,7 +68,8 @@ function parseDatabase(env: Readonly<Record<string, string | undefined>>): Datab
   };
 }
 
-const HOST_NAME = /^(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
+const HOST_NAME =
+  /^(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
 
 function parseProxies(value: string | undefined): string[] {
   if (!value) return [];
@@ -72,8 +77,10 @@ function parseProxies(value: string | undefined): string[] {
     const trimmed = entry.trim();
     const [address = '', prefix] = trimmed.split('/');
     const ipVersion = isIP(address);
-    const validPrefix = prefix === undefined || (/^[0-9]{1,3}$/.test(prefix) && Number(prefix) <= (ipVersion === 6 ? 128 : 32));
-    if ((ipVersion !== 0 && validPrefix) || (prefix === undefined && HOST_NAME.test(trimmed))) return trimmed.toLowerCase();
+    const validPrefix =
+      prefix === undefined || (/^[0-9]{1,3}$/.test(prefix) && Number(prefix) <= (ipVersion === 6 ? 128 : 32));
+    if ((ipVersion !== 0 && validPrefix) || (prefix === undefined && HOST_NAME.test(trimmed)))
+      return trimmed.toLowerCase();
     throw new Error(`TRUSTED_PROXIES must be IP addresses, CIDR ranges or host names, got "${trimmed}"`);
   });
 }
@@ -82,7 +89,8 @@ function parseOrigins(value: string | undefined): string[] {
   if (!value) return [];
   return value.split(',').map((origin) => {
     const trimmed = origin.trim();
-    if (!/^https?:\/\/[A-Za-z0-9.-]+(:[0-9]+)?$/.test(trimmed)) throw new Error(`PUBLIC_ORIGIN must be origins like https://gift.example, got "${trimmed}"`);
+    if (!/^https?:\/\/[A-Za-z0-9.-]+(:[0-9]+)?$/.test(trimmed))
+      throw new Error(`PUBLIC_ORIGIN must be origins like https://gift.example, got "${trimmed}"`);
     return trimmed.toLowerCase();
   });
 }

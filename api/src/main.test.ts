@@ -62,7 +62,14 @@ describe('main', () => {
     expect(response.status).toBe(200);
     expect(response.headers.getSetCookie()[0]).toMatch(/; Secure/);
     const logged = await waitFor(() => lines.find((line) => line.msg === 'request'), exited);
-    expect(logged).toEqual({ time: expect.any(String), msg: 'request', method: 'GET', path: '/v1/health', status: 200, ms: expect.any(Number) });
+    expect(logged).toEqual({
+      time: expect.any(String),
+      msg: 'request',
+      method: 'GET',
+      path: '/v1/health',
+      status: 200,
+      ms: expect.any(Number),
+    });
 
     child.kill('SIGTERM');
     expect(await exited).toBe(0);

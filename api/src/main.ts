@@ -19,7 +19,11 @@ const DRAIN_IDLE_CLOSE_MS = 1_000;
 async function main(): Promise<void> {
   const config = readConfig(process.env);
   const db = await openDatabase(config.database, {
-    onLockWait: () => log({ msg: 'data directory in use; waiting for the process holding it to stop', waitMs: config.database.engine === 'pglite' ? config.database.lockWaitMs : 0 }),
+    onLockWait: () =>
+      log({
+        msg: 'data directory in use; waiting for the process holding it to stop',
+        waitMs: config.database.engine === 'pglite' ? config.database.lockWaitMs : 0,
+      }),
   });
   await warmUp(db);
   const lifecycle = new Lifecycle();
@@ -32,7 +36,10 @@ async function main(): Promise<void> {
     idempotencyKeyTtlHours: config.idempotencyKeyTtlHours,
     lifecycle,
   });
-  const where = config.database.engine === 'postgres' ? { engine: 'postgres' } : { engine: 'pglite', dataDir: config.database.dataDir, fsync: config.database.fsync };
+  const where =
+    config.database.engine === 'postgres'
+      ? { engine: 'postgres' }
+      : { engine: 'pglite', dataDir: config.database.dataDir, fsync: config.database.fsync };
 
   void db.lost.then(() => {
     log({ level: 'error', msg: 'data directory lock lost; stopping at once so no other process shares the directory' });
@@ -70,7 +77,11 @@ async function main(): Promise<void> {
     if (config.shutdownDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, config.shutdownDelayMs));
     // 2. No new connections; in-flight requests finish, each answer closes its connection, and an
     //    idle keep-alive connection is closed once quiet (see ConnectionTracker.drain).
-    const drained = await connections.drain({ idleCloseMs: DRAIN_IDLE_CLOSE_MS, graceMs: config.shutdownGraceMs, onListenerClosed: () => lifecycle.drain() });
+    const drained = await connections.drain({
+      idleCloseMs: DRAIN_IDLE_CLOSE_MS,
+      graceMs: config.shutdownGraceMs,
+      onListenerClosed: () => lifecycle.drain(),
+    });
     if (drained === 'grace over') {
       log({ level: 'warn', msg: 'grace period over; closed the remaining connections' });
     }
@@ -97,7 +108,12 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  const message = error instanceof Error && error.name === 'DataDirInUseError' ? error.message : error instanceof Error ? error.stack : String(error);
+  const message =
+    error instanceof Error && error.name === 'DataDirInUseError'
+      ? error.message
+      : error instanceof Error
+        ? error.stack
+        : String(error);
   log({ level: 'error', msg: 'start-up failed', error: message });
   process.exit(1);
 });

@@ -10,7 +10,8 @@ interface Service {
   readonly ports?: readonly string[];
   readonly environment?: Record<string, string>;
 }
-const compose = (file: string) => parse(readFileSync(path.resolve(__dirname, '..', '..', file), 'utf8')) as { services: Record<string, Service> };
+const compose = (file: string) =>
+  parse(readFileSync(path.resolve(__dirname, '..', '..', file), 'utf8')) as { services: Record<string, Service> };
 
 describe('docker-compose.yml, the api service', () => {
   const { services } = compose('docker-compose.yml');

@@ -49,10 +49,16 @@ async function stopApi(api: Api): Promise<void> {
   await exited;
 }
 
-let nextCard = Date.now() % 1e9 * 1000;
+let nextCard = (Date.now() % 1e9) * 1000;
 
 function postOnce(agent: http.Agent, url: string): Promise<number> {
-  const body = JSON.stringify({ firstName: 'Bench', lastName: 'Mark', email: 'bench@example.com', cardCode: makeTestCardCode(8e12 + nextCard++), acceptedTerms: true });
+  const body = JSON.stringify({
+    firstName: 'Bench',
+    lastName: 'Mark',
+    email: 'bench@example.com',
+    cardCode: makeTestCardCode(8e12 + nextCard++),
+    acceptedTerms: true,
+  });
   return new Promise((resolve, reject) => {
     const request = http.request(`${url}/v1/sign-ups`, {
       method: 'POST',
@@ -102,16 +108,24 @@ async function measure(urls: readonly string[], clients: number): Promise<Figure
     }),
   );
   latencies.sort((a, b) => a - b);
-  const at = (quantile: number) => latencies[Math.min(latencies.length - 1, Math.floor(quantile * latencies.length))] ?? NaN;
+  const at = (quantile: number) =>
+    latencies[Math.min(latencies.length - 1, Math.floor(quantile * latencies.length))] ?? NaN;
   return { perSecond: latencies.length / (MEASURE_MS / 1000), p50: at(0.5), p99: at(0.99), errors };
 }
 
 function startThrowawayPostgres(): Promise<{ url: string; stop: () => void }> {
   // The shell keeps the cluster until its standard input closes (when this process ends, however).
-  const shell = spawn('bash', ['-c', 'source tooling/postgres/throwaway-cluster.sh && start_throwaway_postgres >&2 && echo "URL=$TEST_DATABASE_URL" && read -r _ ; stop_throwaway_postgres'], {
-    cwd: REPO_ROOT,
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
+  const shell = spawn(
+    'bash',
+    [
+      '-c',
+      'source tooling/postgres/throwaway-cluster.sh && start_throwaway_postgres >&2 && echo "URL=$TEST_DATABASE_URL" && read -r _ ; stop_throwaway_postgres',
+    ],
+    {
+      cwd: REPO_ROOT,
+      stdio: ['pipe', 'pipe', 'inherit'],
+    },
+  );
   return new Promise((resolve, reject) => {
     shell.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       const url = /URL=(\S+)/.exec(chunk)?.[1];
@@ -145,7 +159,10 @@ async function main(): Promise<void> {
         name: `PGlite, fsync ${fsync}`,
         start: async () => {
           const dataDir = mkdtempSync(join(tmpdir(), 'special-gift-bench-'));
-          return { apis: [await startApi({ API_DATA_DIR: dataDir, PGLITE_FSYNC: fsync })], cleanup: () => rmSync(dataDir, { recursive: true, force: true }) };
+          return {
+            apis: [await startApi({ API_DATA_DIR: dataDir, PGLITE_FSYNC: fsync })],
+            cleanup: () => rmSync(dataDir, { recursive: true, force: true }),
+          };
         },
       })),
       ...[1, 2].map((replicas) => ({

@@ -9,7 +9,7 @@ import { SCREENS } from './screens.generated';
 
 const localScreens: FederationRuntime = {
   registerRemotes: () => undefined,
-  loadRemote: <T,>(id: string) => (SCREENS[id]?.() ?? Promise.resolve(null)) as Promise<T | null>,
+  loadRemote: <T>(id: string) => (SCREENS[id]?.() ?? Promise.resolve(null)) as Promise<T | null>,
 };
 
 start(document.getElementById('root') as HTMLElement, localScreens);

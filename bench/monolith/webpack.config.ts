@@ -19,7 +19,8 @@ const config: Configuration = {
     publicPath: '/',
     filename: '[name].[contenthash:8].js',
     // A screen chunk takes its notional entry's fixed name (see main.ts); the rest are hashed.
-    chunkFilename: (pathData) => (pathData.chunk?.name?.startsWith('remotes/') ? '[name].js' : '[name].[contenthash:8].js'),
+    chunkFilename: (pathData) =>
+      pathData.chunk?.name?.startsWith('remotes/') ? '[name].js' : '[name].[contenthash:8].js',
     clean: true,
   },
   resolve: { extensions: ['.tsx', '.ts', '.js'] },
@@ -31,7 +32,10 @@ const config: Configuration = {
       patterns: [
         { from: join(repo, 'host/public'), to: '.' },
         // Each screen's texts where the shell looks for them: beside its (notional) manifest.
-        ...REMOTES.map((remote) => ({ from: join(repo, remote.dir, 'public/assets'), to: `remotes/${remote.name}/assets` })),
+        ...REMOTES.map((remote) => ({
+          from: join(repo, remote.dir, 'public/assets'),
+          to: `remotes/${remote.name}/assets`,
+        })),
       ],
     }),
   ],

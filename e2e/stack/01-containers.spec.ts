@@ -19,9 +19,15 @@ test.describe('the containers of docker-compose.yml', () => {
       const configured = await inspect(name, '{{.Config.User}}');
       expect(configured, `${name}'s user`).not.toMatch(/^(|root|0)(:.*)?$/);
       // Every process, PID 1 included, by the container's own user names.
-      const users = (await podman('top', name, 'user')).split('\n').slice(1).map((line) => line.trim());
+      const users = (await podman('top', name, 'user'))
+        .split('\n')
+        .slice(1)
+        .map((line) => line.trim());
       expect(users.length, name).toBeGreaterThan(0);
-      expect(users.filter((user) => user === 'root' || user === '0'), `${name}'s processes`).toEqual([]);
+      expect(
+        users.filter((user) => user === 'root' || user === '0'),
+        `${name}'s processes`,
+      ).toEqual([]);
     }
   });
 });

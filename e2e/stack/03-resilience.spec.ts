@@ -16,14 +16,22 @@ test.describe('the API replicas and PostgreSQL, failing under load', () => {
     process.kill(Number(await inspect(victim, '{{.State.Pid}}')), 'SIGKILL');
     const killedAt = Date.now();
     // The restart policy (unless-stopped) brings it back; the load runs on through it.
-    await waitUntil(`${victim} to be restarted`, async () => Number(await inspect(victim, '{{.RestartCount}}')) > restartsBefore && (await inspect(victim, '{{.State.Status}}')) === 'running', 60_000);
+    await waitUntil(
+      `${victim} to be restarted`,
+      async () =>
+        Number(await inspect(victim, '{{.RestartCount}}')) > restartsBefore &&
+        (await inspect(victim, '{{.State.Status}}')) === 'running',
+      60_000,
+    );
     const restartedMs = Date.now() - killedAt;
     await sleep(5_000);
     stopped = true;
     const { acknowledged, failures } = await load;
 
     const stored = await storedCount(acknowledged);
-    console.log(`replica kill: ${acknowledged.length} sign-ups acknowledged, ${stored} stored, ${acknowledged.length - stored} lost; failed requests ${JSON.stringify(failures)}; ${victim} running again after ${restartedMs} ms`);
+    console.log(
+      `replica kill: ${acknowledged.length} sign-ups acknowledged, ${stored} stored, ${acknowledged.length - stored} lost; failed requests ${JSON.stringify(failures)}; ${victim} running again after ${restartedMs} ms`,
+    );
     expect(acknowledged.length).toBeGreaterThan(50);
     expect(stored).toBe(acknowledged.length);
   });
@@ -38,16 +46,28 @@ test.describe('the API replicas and PostgreSQL, failing under load', () => {
     const ready = async () => (await fetch(`${API_URL}/v1/ready`)).status;
     // Every replica's answer, through the host: a few requests reach both.
     const readyAnswers = async () => Promise.all(Array.from({ length: 6 }, ready));
-    const unavailableMs = await waitUntil('readiness to fail', async () => (await readyAnswers()).every((status) => status === 503), 30_000, 250);
+    const unavailableMs = await waitUntil(
+      'readiness to fail',
+      async () => (await readyAnswers()).every((status) => status === 503),
+      30_000,
+      250,
+    );
     const whileDown = await Promise.all(Array.from({ length: 6 }, signUp));
     expect(whileDown.map((answer) => answer.status)).toEqual(Array(6).fill(503));
 
     await podman('start', postgres);
     const startedAt = Date.now();
-    await waitUntil('readiness on every replica', async () => (await readyAnswers()).every((status) => status === 200), 60_000, 250);
+    await waitUntil(
+      'readiness on every replica',
+      async () => (await readyAnswers()).every((status) => status === 200),
+      60_000,
+      250,
+    );
     const recoveredMs = Date.now() - startedAt;
     const after = await Promise.all(Array.from({ length: 6 }, signUp));
     expect(after.map((answer) => answer.status)).toEqual(Array(6).fill(201));
-    console.log(`database restart: readiness 503 within ${unavailableMs} ms of the stop, sign-ups 503 while down (${((startedAt - stoppedAt) / 1000).toFixed(1)} s), ready again ${recoveredMs} ms after the start`);
+    console.log(
+      `database restart: readiness 503 within ${unavailableMs} ms of the stop, sign-ups 503 while down (${((startedAt - stoppedAt) / 1000).toFixed(1)} s), ready again ${recoveredMs} ms after the start`,
+    );
   });
 });

@@ -6,19 +6,26 @@ import { expect, test } from '@playwright/test';
 import { HOST_URL, PROJECT, REPO_ROOT, containers, inspect, podman, waitUntil } from './stack';
 
 const IMAGE = 'special-gift/remote-signup';
-const networkOf = async (container: string) => inspect(container, '{{range $name, $n := .NetworkSettings.Networks}}{{$name}}{{end}}');
-const addressOf = async (container: string) => inspect(container, '{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}');
+const networkOf = async (container: string) =>
+  inspect(container, '{{range $name, $n := .NetworkSettings.Networks}}{{$name}}{{end}}');
+const addressOf = async (container: string) =>
+  inspect(container, '{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}');
 
 /** The repo's files (tracked and new, not ignored) with the sign-up screen's lead text changed: a new build. */
 function changedSource(lead: string): string {
   const dir = mkdtempSync(join(tmpdir(), 'sg-roll-'));
-  execFileSync('sh', ['-c', `git ls-files -z -co --exclude-standard | tar -c --null -T - | tar -x -C "${dir}"`], { cwd: REPO_ROOT });
+  execFileSync('sh', ['-c', `git ls-files -z -co --exclude-standard | tar -c --null -T - | tar -x -C "${dir}"`], {
+    cwd: REPO_ROOT,
+  });
   const texts = join(dir, 'remote-signup', 'public', 'assets', 'i18n', 'en.json');
   writeFileSync(texts, JSON.stringify({ ...(JSON.parse(readFileSync(texts, 'utf8')) as object), lead }));
   return dir;
 }
 
-test('the signup container rolled to a new image while the host runs: new pages compose the new build, the host is not restarted', async ({ page, request }) => {
+test('the signup container rolled to a new image while the host runs: new pages compose the new build, the host is not restarted', async ({
+  page,
+  request,
+}) => {
   test.setTimeout(600_000);
   const [host] = await containers('host');
   const [signup] = await containers('signup');
@@ -30,7 +37,22 @@ test('the signup container rolled to a new image while the host runs: new pages 
   const builtAt = Date.now();
   try {
     const secret = process.env.SG_BUILD_SECRET;
-    await podman('build', '--quiet', '--layers', '--pull=never', ...(secret ? ['--secret', `id=npm_ca,src=${secret}`] : []), '-f', 'deploy/static-app.Dockerfile', '--build-arg', 'APP_DIR=remote-signup', '--build-arg', 'APP_KIND=remote', '-t', IMAGE, source);
+    await podman(
+      'build',
+      '--quiet',
+      '--layers',
+      '--pull=never',
+      ...(secret ? ['--secret', `id=npm_ca,src=${secret}`] : []),
+      '-f',
+      'deploy/static-app.Dockerfile',
+      '--build-arg',
+      'APP_DIR=remote-signup',
+      '--build-arg',
+      'APP_KIND=remote',
+      '-t',
+      IMAGE,
+      source,
+    );
   } finally {
     rmSync(source, { recursive: true, force: true });
   }
@@ -42,9 +64,29 @@ test('the signup container rolled to a new image while the host runs: new pages 
   const network = await networkOf(signup);
   const oldAddress = await addressOf(signup);
   await podman('rm', '--force', '--time', '2', signup);
-  await podman('run', '--detach', '--name', `${PROJECT}_placeholder`, '--label', `io.podman.compose.project=${PROJECT}`, '--network', network, '--ip', oldAddress, '--user', 'node', 'docker.io/library/node:20-bookworm-slim', 'sleep', 'infinity');
+  await podman(
+    'run',
+    '--detach',
+    '--name',
+    `${PROJECT}_placeholder`,
+    '--label',
+    `io.podman.compose.project=${PROJECT}`,
+    '--network',
+    network,
+    '--ip',
+    oldAddress,
+    '--user',
+    'node',
+    'docker.io/library/node:20-bookworm-slim',
+    'sleep',
+    'infinity',
+  );
   const rolledAt = Date.now();
-  execFileSync('podman-compose', ['-p', PROJECT, '-f', 'docker-compose.yml', 'up', '-d', '--no-build', '--no-deps', 'signup'], { cwd: REPO_ROOT, stdio: 'pipe' });
+  execFileSync(
+    'podman-compose',
+    ['-p', PROJECT, '-f', 'docker-compose.yml', 'up', '-d', '--no-build', '--no-deps', 'signup'],
+    { cwd: REPO_ROOT, stdio: 'pipe' },
+  );
   const [rolled] = await containers('signup');
   if (!rolled) throw new Error('the signup service did not start again');
   expect(await addressOf(rolled)).not.toBe(oldAddress);
@@ -52,11 +94,16 @@ test('the signup container rolled to a new image while the host runs: new pages 
   // Composed by the host's server from the new container: the new text is in the page's HTML.
   const composedMs = await waitUntil(
     'the host to compose the new build',
-    async () => (await (await request.get(`${HOST_URL}/sign-up`, { headers: { 'Accept-Language': 'en' } })).text()).includes(lead),
+    async () =>
+      (await (await request.get(`${HOST_URL}/sign-up`, { headers: { 'Accept-Language': 'en' } })).text()).includes(
+        lead,
+      ),
     30_000,
     250,
   );
-  console.log(`roll: new signup image built in ${buildSeconds.toFixed(1)} s; ${oldAddress} -> ${await addressOf(rolled)}; the host composed the new build ${((Date.now() - rolledAt) / 1000).toFixed(1)} s after the roll (${composedMs} ms after the first try)`);
+  console.log(
+    `roll: new signup image built in ${buildSeconds.toFixed(1)} s; ${oldAddress} -> ${await addressOf(rolled)}; the host composed the new build ${((Date.now() - rolledAt) / 1000).toFixed(1)} s after the roll (${composedMs} ms after the first try)`,
+  );
 
   await page.goto('/sign-up');
   await expect(page.getByText(lead)).toBeVisible();

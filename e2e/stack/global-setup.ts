@@ -12,12 +12,20 @@ const run = promisify(execFile);
 export default async function startStack(): Promise<void> {
   const started = Date.now();
   try {
-    await run('podman-compose', ['-p', PROJECT, '-f', 'docker-compose.yml', 'up', '-d', '--no-build', ...defaultServices()], { cwd: REPO_ROOT });
+    await run(
+      'podman-compose',
+      ['-p', PROJECT, '-f', 'docker-compose.yml', 'up', '-d', '--no-build', ...defaultServices()],
+      { cwd: REPO_ROOT },
+    );
   } catch (error) {
     const { stdout, stderr } = error as { stdout?: string; stderr?: string };
     throw new Error(`podman-compose up failed:\n${stdout ?? ''}\n${stderr ?? ''}`, { cause: error });
   }
   const names = await containers();
-  await Promise.all(names.map((name) => waitUntil(`${name} to pass its healthcheck`, () => healthy(name), 180_000, 1_000)));
-  console.log(`stack started: ${names.length} containers up and healthy in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  await Promise.all(
+    names.map((name) => waitUntil(`${name} to pass its healthcheck`, () => healthy(name), 180_000, 1_000)),
+  );
+  console.log(
+    `stack started: ${names.length} containers up and healthy in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
 }

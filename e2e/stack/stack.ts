@@ -16,12 +16,16 @@ export const API_URL = `${HOST_URL}/api`;
 
 const run = promisify(execFile);
 /** A podman command's output (it fails the test with podman's message when podman fails). */
-export const podman = async (...args: string[]) => (await run('podman', args, { maxBuffer: 64 * 1024 * 1024 })).stdout.trim();
-export const podmanSync = (...args: string[]) => execFileSync('podman', args, { encoding: 'utf8', stdio: 'pipe' }).trim();
+export const podman = async (...args: string[]) =>
+  (await run('podman', args, { maxBuffer: 64 * 1024 * 1024 })).stdout.trim();
+export const podmanSync = (...args: string[]) =>
+  execFileSync('podman', args, { encoding: 'utf8', stdio: 'pipe' }).trim();
 
 /** The services `podman-compose up` starts: those of docker-compose.yml outside any profile. */
 export function defaultServices(): string[] {
-  const compose = parse(readFileSync(join(REPO_ROOT, 'docker-compose.yml'), 'utf8'), { merge: true }) as { services: Record<string, { profiles?: string[] }> };
+  const compose = parse(readFileSync(join(REPO_ROOT, 'docker-compose.yml'), 'utf8'), { merge: true }) as {
+    services: Record<string, { profiles?: string[] }>;
+  };
   return Object.entries(compose.services)
     .filter(([, service]) => !service.profiles?.length)
     .map(([name]) => name);
@@ -29,7 +33,11 @@ export function defaultServices(): string[] {
 
 /** The names of the stack's containers, all or one service's (running or not). */
 export async function containers(service?: string): Promise<string[]> {
-  const filters = ['--filter', `label=io.podman.compose.project=${PROJECT}`, ...(service ? ['--filter', `label=com.docker.compose.service=${service}`] : [])];
+  const filters = [
+    '--filter',
+    `label=io.podman.compose.project=${PROJECT}`,
+    ...(service ? ['--filter', `label=com.docker.compose.service=${service}`] : []),
+  ];
   const names = await podman('ps', '-a', ...filters, '--format', '{{.Names}}');
   return names.split('\n').filter(Boolean).sort();
 }
@@ -50,7 +58,12 @@ export async function healthy(container: string): Promise<boolean> {
   }
 }
 
-export async function waitUntil(what: string, check: () => Promise<boolean>, timeoutMs = 120_000, intervalMs = 500): Promise<number> {
+export async function waitUntil(
+  what: string,
+  check: () => Promise<boolean>,
+  timeoutMs = 120_000,
+  intervalMs = 500,
+): Promise<number> {
   const started = Date.now();
   while (!(await check())) {
     if (Date.now() - started > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
@@ -67,7 +80,10 @@ export async function psql(sql: string): Promise<string> {
 }
 
 /** The requests an API replica has logged (one JSON line each), since `since` (RFC 3339), if given. */
-export async function apiRequests(container: string, since?: string): Promise<{ method: string; path: string; status: number }[]> {
+export async function apiRequests(
+  container: string,
+  since?: string,
+): Promise<{ method: string; path: string; status: number }[]> {
   const logs = await podman('logs', ...(since ? ['--since', since] : []), container);
   return logs
     .split('\n')
@@ -83,8 +99,20 @@ const cardCode = () => makeTestCardCode(6_000_000_000_000 + card++);
 export async function signUp(): Promise<{ status: number; id?: string }> {
   const response = await fetch(`${API_URL}/v1/sign-ups`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID(), cookie: `XSRF-TOKEN=${XSRF}`, 'x-xsrf-token': XSRF, origin: HOST_URL },
-    body: JSON.stringify({ firstName: 'Stack', lastName: 'Test', email: 'stack@example.com', cardCode: cardCode(), acceptedTerms: true }),
+    headers: {
+      'content-type': 'application/json',
+      'idempotency-key': crypto.randomUUID(),
+      cookie: `XSRF-TOKEN=${XSRF}`,
+      'x-xsrf-token': XSRF,
+      origin: HOST_URL,
+    },
+    body: JSON.stringify({
+      firstName: 'Stack',
+      lastName: 'Test',
+      email: 'stack@example.com',
+      cardCode: cardCode(),
+      acceptedTerms: true,
+    }),
     signal: AbortSignal.timeout(15_000),
   });
   const body = (await response.json().catch(() => ({}))) as { id?: string };
@@ -95,7 +123,10 @@ export async function signUp(): Promise<{ status: number; id?: string }> {
  * `clients` loops posting sign-ups until `stop()`: the ids the API acknowledged (201), and how often
  * each other outcome happened.
  */
-export async function signUpLoad(clients: number, stop: () => boolean): Promise<{ acknowledged: string[]; failures: Record<string, number> }> {
+export async function signUpLoad(
+  clients: number,
+  stop: () => boolean,
+): Promise<{ acknowledged: string[]; failures: Record<string, number> }> {
   const acknowledged: string[] = [];
   const failures: Record<string, number> = {};
   await Promise.all(
@@ -118,5 +149,9 @@ export async function signUpLoad(clients: number, stop: () => boolean): Promise<
 /** How many of these sign-up ids the PostgreSQL container holds. */
 export async function storedCount(ids: readonly string[]): Promise<number> {
   if (ids.length === 0) return 0;
-  return Number(await psql(`SELECT count(*) FROM sign_ups WHERE id IN (${ids.map((id) => `'${id.replace(/[^0-9a-f-]/g, '')}'`).join(',')})`));
+  return Number(
+    await psql(
+      `SELECT count(*) FROM sign_ups WHERE id IN (${ids.map((id) => `'${id.replace(/[^0-9a-f-]/g, '')}'`).join(',')})`,
+    ),
+  );
 }

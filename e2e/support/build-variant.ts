@@ -11,18 +11,40 @@ import { REPO_ROOT } from '../../tooling/serve/local-topology';
 export function buildRemoteVariant(remoteDir: string, name: string, edit: (dir: string) => void): string {
   const dir = join(REPO_ROOT, `.e2e-variant-${name}`);
   rmSync(dir, { recursive: true, force: true });
-  cpSync(join(REPO_ROOT, remoteDir), dir, { recursive: true, filter: (source) => !/[\\/](dist|node_modules)([\\/]|$)/.test(source.slice(REPO_ROOT.length)) });
+  cpSync(join(REPO_ROOT, remoteDir), dir, {
+    recursive: true,
+    filter: (source) => !/[\\/](dist|node_modules)([\\/]|$)/.test(source.slice(REPO_ROOT.length)),
+  });
   edit(dir);
-  execFileSync(join(REPO_ROOT, 'node_modules', '.bin', 'webpack'), ['--mode', 'production', '-c', join(dir, 'webpack.config.ts')], { cwd: dir, stdio: 'pipe' });
+  execFileSync(
+    join(REPO_ROOT, 'node_modules', '.bin', 'webpack'),
+    ['--mode', 'production', '-c', join(dir, 'webpack.config.ts')],
+    { cwd: dir, stdio: 'pipe' },
+  );
   // The rest of the remote's build: its prerendered screen (see the remote's package.json). tsx
   // takes JSX options only for files its tsconfig includes: this copy's sources among them.
   const prerender = join(REPO_ROOT, 'tooling', 'prerender');
-  writeFileSync(join(dir, 'tsconfig.prerender.json'), JSON.stringify({ extends: join(prerender, 'tsconfig.json'), include: [join(dir, 'src'), join(REPO_ROOT, 'shared', 'src'), prerender, join(REPO_ROOT, 'tooling', 'remotes.ts')] }));
-  execFileSync(process.execPath, ['--require', join(prerender, 'ignore-styles.cjs'), '--import', 'tsx', join(prerender, 'prerender-remote.ts')], {
-    cwd: dir,
-    stdio: 'pipe',
-    env: { ...process.env, TSX_TSCONFIG_PATH: join(dir, 'tsconfig.prerender.json') },
-  });
+  writeFileSync(
+    join(dir, 'tsconfig.prerender.json'),
+    JSON.stringify({
+      extends: join(prerender, 'tsconfig.json'),
+      include: [
+        join(dir, 'src'),
+        join(REPO_ROOT, 'shared', 'src'),
+        prerender,
+        join(REPO_ROOT, 'tooling', 'remotes.ts'),
+      ],
+    }),
+  );
+  execFileSync(
+    process.execPath,
+    ['--require', join(prerender, 'ignore-styles.cjs'), '--import', 'tsx', join(prerender, 'prerender-remote.ts')],
+    {
+      cwd: dir,
+      stdio: 'pipe',
+      env: { ...process.env, TSX_TSCONFIG_PATH: join(dir, 'tsconfig.prerender.json') },
+    },
+  );
   return join(dir, 'dist');
 }
 

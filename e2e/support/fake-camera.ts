@@ -71,5 +71,8 @@ export function recordCameraStreams(): void {
 /** In the page: how many streams were opened and how many of their tracks are still live. */
 export function cameraTracks(): { streams: number; live: number } {
   const streams = (window as unknown as { __cameraStreams?: MediaStream[] }).__cameraStreams ?? [];
-  return { streams: streams.length, live: streams.flatMap((stream) => stream.getTracks()).filter((track) => track.readyState === 'live').length };
+  return {
+    streams: streams.length,
+    live: streams.flatMap((stream) => stream.getTracks()).filter((track) => track.readyState === 'live').length,
+  };
 }

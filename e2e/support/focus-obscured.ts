@@ -40,7 +40,14 @@ export async function focusedElementReport(page: Page): Promise<FocusReport> {
     const clip = (a: DOMRect, b: { left: number; top: number; right: number; bottom: number }) => {
       const w = Math.min(a.right, b.right) - Math.max(a.left, b.left);
       const h = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
-      return w > 0 && h > 0 ? { left: Math.max(a.left, b.left), top: Math.max(a.top, b.top), right: Math.min(a.right, b.right), bottom: Math.min(a.bottom, b.bottom) } : undefined;
+      return w > 0 && h > 0
+        ? {
+            left: Math.max(a.left, b.left),
+            top: Math.max(a.top, b.top),
+            right: Math.min(a.right, b.right),
+            bottom: Math.min(a.bottom, b.bottom),
+          }
+        : undefined;
     };
     const viewport = { left: 0, top: 0, right: window.innerWidth, bottom: window.innerHeight };
 
@@ -64,7 +71,10 @@ export async function focusedElementReport(page: Page): Promise<FocusReport> {
         const cover = inView && clip(bar.getBoundingClientRect(), inView);
         if (cover) hidden += (cover.right - cover.left) * (cover.bottom - cover.top);
       }
-      return { inViewShare: inViewArea / Math.max(1, box.width * box.height), hiddenShare: inViewArea ? Math.min(1, hidden / inViewArea) : 1 };
+      return {
+        inViewShare: inViewArea / Math.max(1, box.width * box.height),
+        hiddenShare: inViewArea ? Math.min(1, hidden / inViewArea) : 1,
+      };
     };
     const own = measure(focused.getBoundingClientRect());
     const labels = focused instanceof HTMLInputElement && focused.labels ? [...focused.labels] : [];
@@ -109,7 +119,10 @@ export interface WalkStep extends FocusReport {
 export async function walkFocus(page: Page): Promise<{ steps: WalkStep[]; tabbables: string[] }> {
   const tabbables = await tabbableElements(page);
   const steps: WalkStep[] = [];
-  const keys = [...Array<string>(tabbables.length + 1).fill('Tab'), ...Array<string>(tabbables.length + 1).fill('Shift+Tab')];
+  const keys = [
+    ...Array<string>(tabbables.length + 1).fill('Tab'),
+    ...Array<string>(tabbables.length + 1).fill('Shift+Tab'),
+  ];
   for (const key of keys) {
     await page.keyboard.press(key);
     steps.push({ key, ...(await focusedElementReport(page)) });

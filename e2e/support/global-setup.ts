@@ -13,9 +13,11 @@ import { API_DATA_DIR, APPS, STATE_DIR } from './topology';
  */
 export default async function globalSetup(): Promise<void> {
   for (const dir of ['host', ...REMOTES.map((remote) => remote.dir)]) {
-    if (!existsSync(join(REPO_ROOT, dir, 'dist'))) throw new Error(`${dir}/dist is missing: run "npm run build" before the e2e suite`);
+    if (!existsSync(join(REPO_ROOT, dir, 'dist')))
+      throw new Error(`${dir}/dist is missing: run "npm run build" before the e2e suite`);
   }
-  if (!existsSync(distOf('monolith'))) throw new Error('The monolith baseline is missing: run "npm run build:baseline" before the e2e suite');
+  if (!existsSync(distOf('monolith')))
+    throw new Error('The monolith baseline is missing: run "npm run build:baseline" before the e2e suite');
   for (const app of APPS) await stopApp(app);
   rmSync(API_DATA_DIR, { recursive: true, force: true });
   mkdirSync(STATE_DIR, { recursive: true });

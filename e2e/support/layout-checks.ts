@@ -13,11 +13,13 @@ export async function horizontalOverflow(page: Page): Promise<string[]> {
     const root = document.scrollingElement ?? document.documentElement;
     const width = document.documentElement.clientWidth;
     if (root.scrollWidth > width + 1) problems.push(`page is ${root.scrollWidth}px wide in a ${width}px viewport`);
-    if (window.visualViewport && window.visualViewport.scale < 0.99) problems.push(`page zoomed out to ${window.visualViewport.scale.toFixed(2)} to fit its content`);
+    if (window.visualViewport && window.visualViewport.scale < 0.99)
+      problems.push(`page zoomed out to ${window.visualViewport.scale.toFixed(2)} to fit its content`);
     for (const dialog of document.querySelectorAll<HTMLElement>('dialog[open], dialog[open] *')) {
       const style = getComputedStyle(dialog);
       if (!/(auto|scroll)/.test(style.overflowX)) continue;
-      if (dialog.scrollWidth > dialog.clientWidth + 1) problems.push(`${dialog.className} scrolls sideways (${dialog.scrollWidth} > ${dialog.clientWidth})`);
+      if (dialog.scrollWidth > dialog.clientWidth + 1)
+        problems.push(`${dialog.className} scrolls sideways (${dialog.scrollWidth} > ${dialog.clientWidth})`);
     }
     return problems;
   });
@@ -32,13 +34,26 @@ export async function undersizedTargets(page: Page): Promise<string[]> {
   return page.evaluate(() => {
     const MIN = 24;
     const layer = document.querySelector('dialog[open]') ?? document.body;
-    const targets = [...layer.querySelectorAll<HTMLElement>('a[href], button, input, select, textarea, [role="button"], [tabindex]:not([tabindex="-1"])')].filter(
-      (el) => !el.matches(':disabled') && !el.closest('.sg-visually-hidden') && !(layer === document.body && el.closest('dialog')) && el.getClientRects().length > 0,
+    const targets = [
+      ...layer.querySelectorAll<HTMLElement>(
+        'a[href], button, input, select, textarea, [role="button"], [tabindex]:not([tabindex="-1"])',
+      ),
+    ].filter(
+      (el) =>
+        !el.matches(':disabled') &&
+        !el.closest('.sg-visually-hidden') &&
+        !(layer === document.body && el.closest('dialog')) &&
+        el.getClientRects().length > 0,
     );
     const inSentence = (el: HTMLElement) => {
       if (!['inline', 'inline-block'].includes(getComputedStyle(el).display)) return false;
       const parent = el.parentElement;
-      return !!parent && [...parent.childNodes].some((node) => node !== el && node.nodeType === Node.TEXT_NODE && (node.textContent ?? '').trim() !== '');
+      return (
+        !!parent &&
+        [...parent.childNodes].some(
+          (node) => node !== el && node.nodeType === Node.TEXT_NODE && (node.textContent ?? '').trim() !== '',
+        )
+      );
     };
     const boxes = targets.map((el) => ({ el, rect: el.getBoundingClientRect() }));
     const centre = (r: DOMRect) => ({ x: r.left + r.width / 2, y: r.top + r.height / 2 });
@@ -47,7 +62,8 @@ export async function undersizedTargets(page: Page): Promise<string[]> {
       const dy = Math.max(r.top - c.y, 0, c.y - r.bottom);
       return dx * dx + dy * dy < (MIN / 2) ** 2;
     };
-    const describe = (el: Element, r: DOMRect) => `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}.${[...el.classList].join('.')} ${Math.round(r.width)}×${Math.round(r.height)}`;
+    const describe = (el: Element, r: DOMRect) =>
+      `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}.${[...el.classList].join('.')} ${Math.round(r.width)}×${Math.round(r.height)}`;
     const problems: string[] = [];
     for (const { el, rect } of boxes) {
       if (rect.width >= MIN - 0.5 && rect.height >= MIN - 0.5) continue;
@@ -83,7 +99,8 @@ export const TEXT_SPACING_CSS = `
 export async function clippedOrOverlappingText(page: Page): Promise<string[]> {
   return page.evaluate(() => {
     const problems: string[] = [];
-    const describe = (el: Element) => `${el.tagName.toLowerCase()}.${[...el.classList].join('.')} "${(el.textContent ?? '').trim().slice(0, 24)}"`;
+    const describe = (el: Element) =>
+      `${el.tagName.toLowerCase()}.${[...el.classList].join('.')} "${(el.textContent ?? '').trim().slice(0, 24)}"`;
     const root = document.querySelector('dialog[open]') ?? document.body;
     const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
     const pieces: { el: Element; layer: Element | null; rects: DOMRect[] }[] = [];
@@ -96,7 +113,12 @@ export async function clippedOrOverlappingText(page: Page): Promise<string[]> {
     };
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
       const el = node.parentElement;
-      if (!el || (node.textContent ?? '').trim() === '' || el.closest('.sg-visually-hidden, svg, script, style, [aria-hidden="true"]')) continue;
+      if (
+        !el ||
+        (node.textContent ?? '').trim() === '' ||
+        el.closest('.sg-visually-hidden, svg, script, style, [aria-hidden="true"]')
+      )
+        continue;
       if (root === document.body && el.closest('dialog, [popover]')) continue;
       if (!el.checkVisibility({ visibilityProperty: true, opacityProperty: true })) continue;
       const range = document.createRange();
@@ -110,7 +132,11 @@ export async function clippedOrOverlappingText(page: Page): Promise<string[]> {
         if (box !== el && /(auto|scroll)/.test(style.overflowX + style.overflowY)) break;
         if (!/(hidden|clip)/.test(style.overflowX + style.overflowY)) continue;
         const b = box.getBoundingClientRect();
-        if (rects.some((r) => r.top < b.top - 1 || r.bottom > b.bottom + 1 || r.left < b.left - 1 || r.right > b.right + 1)) {
+        if (
+          rects.some(
+            (r) => r.top < b.top - 1 || r.bottom > b.bottom + 1 || r.left < b.left - 1 || r.right > b.right + 1,
+          )
+        ) {
           problems.push(`${describe(el)} is clipped by ${describe(box)}`);
         }
       }
@@ -120,7 +146,13 @@ export async function clippedOrOverlappingText(page: Page): Promise<string[]> {
         const a = pieces[i]!;
         const b = pieces[j]!;
         if (a.layer !== b.layer) continue;
-        const overlap = a.rects.some((r) => b.rects.some((s) => Math.min(r.right, s.right) - Math.max(r.left, s.left) > 1 && Math.min(r.bottom, s.bottom) - Math.max(r.top, s.top) > 1));
+        const overlap = a.rects.some((r) =>
+          b.rects.some(
+            (s) =>
+              Math.min(r.right, s.right) - Math.max(r.left, s.left) > 1 &&
+              Math.min(r.bottom, s.bottom) - Math.max(r.top, s.top) > 1,
+          ),
+        );
         if (overlap) problems.push(`${describe(a.el)} overlaps ${describe(b.el)}`);
       }
     }

@@ -16,7 +16,10 @@ export type StaticApp = Exclude<AppName, 'api'>;
 const DEPLOY = join(REPO_ROOT, 'deploy', 'nginx');
 const DIST: Record<StaticApp, string> = {
   host: join(REPO_ROOT, 'host', 'dist'),
-  ...(Object.fromEntries(REMOTES.map((remote) => [remote.name, join(REPO_ROOT, remote.dir, 'dist')])) as Record<RemoteName, string>),
+  ...(Object.fromEntries(REMOTES.map((remote) => [remote.name, join(REPO_ROOT, remote.dir, 'dist')])) as Record<
+    RemoteName,
+    string
+  >),
   monolith: join(REPO_ROOT, 'bench', 'monolith', 'dist'),
 };
 const isRemote = (app: StaticApp): app is RemoteName => REMOTES.some((remote) => remote.name === app);
@@ -31,7 +34,8 @@ export function containerEnv(app: StaticApp): Record<string, string> {
   if (isRemote(app)) return { ...common, APP_KIND: 'remote', HOST_ORIGIN: HOST_URL };
   // The monolith's entries are same-origin and notional: it imports its screens and finds each
   // screen's texts beside its entry, where its build copies them.
-  const remoteEntry = (name: RemoteName) => (app === 'monolith' ? `/remotes/${name}/remoteEntry.js` : `http://localhost:${E2E_PORTS[name]}/remoteEntry.js`);
+  const remoteEntry = (name: RemoteName) =>
+    app === 'monolith' ? `/remotes/${name}/remoteEntry.js` : `http://localhost:${E2E_PORTS[name]}/remoteEntry.js`;
   return {
     ...common,
     ...hostEnvironment({ apiUpstream: API_URL, remoteEntry }),
@@ -50,12 +54,16 @@ export function renderTemplate(template: string, env: Record<string, string>): s
 export function deployBuild(app: StaticApp, buildDir: string): void {
   const target = wwwRoot(app);
   mkdirSync(target, { recursive: true });
-  const entries = readdirSync(buildDir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile() && !entry.name.endsWith('.map'));
+  const entries = readdirSync(buildDir, { recursive: true, withFileTypes: true }).filter(
+    (entry) => entry.isFile() && !entry.name.endsWith('.map'),
+  );
   // Hashed chunks first, the files that point at them last, so no reader sees a dangling reference.
   // Build times are kept, as an image's COPY keeps them: nginx's ETag is mtime (seconds) and size,
   // so two same-size remoteEntry.js copied within one second would share an ETag and a browser's
   // revalidation would keep the old one.
-  const isEntry = (entry: Dirent) => ['mf-manifest.json', 'mf-stats.json', 'remoteEntry.js', 'index.html', 'page.shtml'].includes(entry.name) || /[\\/]prerender([\\/]|$)/.test(entry.parentPath);
+  const isEntry = (entry: Dirent) =>
+    ['mf-manifest.json', 'mf-stats.json', 'remoteEntry.js', 'index.html', 'page.shtml'].includes(entry.name) ||
+    /[\\/]prerender([\\/]|$)/.test(entry.parentPath);
   for (const entry of [...entries.filter((e) => !isEntry(e)), ...entries.filter(isEntry)]) {
     const relative = join(entry.parentPath, entry.name).slice(buildDir.length + 1);
     mkdirSync(join(target, relative, '..'), { recursive: true });
@@ -79,7 +87,10 @@ export function prepareNginx(app: StaticApp): void {
   rmSync(wwwRoot(app), { recursive: true, force: true });
   deployBuild(app, DIST[app]);
   const env = runEntrypoint(containerEnv(app));
-  const template = readFileSync(join(DEPLOY, `${app === 'host' || app === 'monolith' ? 'host' : 'remote'}.conf.template`), 'utf8');
+  const template = readFileSync(
+    join(DEPLOY, `${app === 'host' || app === 'monolith' ? 'host' : 'remote'}.conf.template`),
+    'utf8',
+  );
   writeFileSync(join(prefix, 'conf.d', 'app.conf'), renderTemplate(template, env));
 
   // The image's own nginx.conf does the same: mime types, then conf.d/*.conf inside http {}.
@@ -110,5 +121,7 @@ export function prepareNginx(app: StaticApp): void {
 /** `nginx -t` on the rendered config: a broken template fails set-up with nginx's own message. */
 export function checkNginxConfig(app: StaticApp): void {
   const prefix = prefixOf(app);
-  execFileSync('nginx', ['-t', '-q', '-p', `${prefix}/`, '-c', 'nginx.conf', '-e', join(prefix, 'logs', 'error.log')], { stdio: 'pipe' });
+  execFileSync('nginx', ['-t', '-q', '-p', `${prefix}/`, '-c', 'nginx.conf', '-e', join(prefix, 'logs', 'error.log')], {
+    stdio: 'pipe',
+  });
 }

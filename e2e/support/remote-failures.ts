@@ -7,15 +7,17 @@ export { REMOTE_NAMES, type RemoteName } from '../../tooling/remotes';
 /** Text that shows each remote's screen rendered, in English and French. */
 const SCREEN_TEXT: Record<RemoteName, { en: string; fr: string }> = {
   intro: { en: 'A gift card that feels special', fr: 'Une carte cadeau vraiment spéciale' },
-  signup: { en: 'Register your card to start using it. It takes about a minute.', fr: 'Enregistrez votre carte pour commencer à l’utiliser. Cela prend environ une minute.' },
+  signup: {
+    en: 'Register your card to start using it. It takes about a minute.',
+    fr: 'Enregistrez votre carte pour commencer à l’utiliser. Cela prend environ une minute.',
+  },
   thankyou: { en: 'Thank you for signing up!', fr: 'Merci pour votre inscription !' },
 };
 
 /** Where each remote's screen lives and what shows that it rendered. */
-export const SCREENS = Object.fromEntries(REMOTES.map((remote) => [remote.name, { path: remote.route, text: SCREEN_TEXT[remote.name] }])) as Record<
-  RemoteName,
-  { path: string; text: { en: string; fr: string } }
->;
+export const SCREENS = Object.fromEntries(
+  REMOTES.map((remote) => [remote.name, { path: remote.route, text: SCREEN_TEXT[remote.name] }]),
+) as Record<RemoteName, { path: string; text: { en: string; fr: string } }>;
 
 export const remoteOrigin = (remote: RemoteName) => `http://localhost:${E2E_PORTS[remote]}`;
 
@@ -25,26 +27,47 @@ export const remoteOrigin = (remote: RemoteName) => `http://localhost:${E2E_PORT
  */
 export const FAILURE_MODES = {
   'connection refused': (route) => route.abort('connectionrefused'),
-  'remoteEntry.js 404': (route) => (isEntry(route) ? route.fulfill({ status: 404, body: 'Not Found' }) : route.continue()),
-  'remoteEntry.js 500': (route) => (isEntry(route) ? route.fulfill({ status: 500, body: 'Internal Server Error' }) : route.continue()),
-  'screen chunk 500': (route) => (isScreenChunk(route, '.js') ? route.fulfill({ status: 500, body: 'Internal Server Error' }) : route.continue()),
+  'remoteEntry.js 404': (route) =>
+    isEntry(route) ? route.fulfill({ status: 404, body: 'Not Found' }) : route.continue(),
+  'remoteEntry.js 500': (route) =>
+    isEntry(route) ? route.fulfill({ status: 500, body: 'Internal Server Error' }) : route.continue(),
+  'screen chunk 500': (route) =>
+    isScreenChunk(route, '.js') ? route.fulfill({ status: 500, body: 'Internal Server Error' }) : route.continue(),
   'screen chunk truncated': async (route) => {
     if (!isScreenChunk(route, '.js')) return route.continue();
     const response = await route.fetch();
     const body = await response.text();
-    return route.fulfill({ response, headers: notCached(response.headers()), body: body.slice(0, Math.floor(body.length / 2)) });
+    return route.fulfill({
+      response,
+      headers: notCached(response.headers()),
+      body: body.slice(0, Math.floor(body.length / 2)),
+    });
   },
   'screen chunk garbage': (route) =>
-    isScreenChunk(route, '.js') ? route.fulfill({ status: 200, contentType: 'text/javascript', body: '<html><body>502 Bad Gateway</body></html>' }) : route.continue(),
-  'screen CSS 500': (route) => (isScreenChunk(route, '.css') ? route.fulfill({ status: 500, body: 'Internal Server Error' }) : route.continue()),
+    isScreenChunk(route, '.js')
+      ? route.fulfill({
+          status: 200,
+          contentType: 'text/javascript',
+          body: '<html><body>502 Bad Gateway</body></html>',
+        })
+      : route.continue(),
+  'screen CSS 500': (route) =>
+    isScreenChunk(route, '.css') ? route.fulfill({ status: 500, body: 'Internal Server Error' }) : route.continue(),
   'remoteEntry.js registers no container': (route) =>
-    isEntry(route) ? route.fulfill({ status: 200, contentType: 'text/javascript', body: 'window.__notAContainer = true;' }) : route.continue(),
+    isEntry(route)
+      ? route.fulfill({ status: 200, contentType: 'text/javascript', body: 'window.__notAContainer = true;' })
+      : route.continue(),
   'built against another contract major': async (route) => {
     if (!isScreenChunk(route, '.js')) return route.continue();
     const response = await route.fetch();
-    return route.fulfill({ response, headers: notCached(response.headers()), body: (await response.text()).replace(/contractVersion:\s*1\b/, 'contractVersion:2') });
+    return route.fulfill({
+      response,
+      headers: notCached(response.headers()),
+      body: (await response.text()).replace(/contractVersion:\s*1\b/, 'contractVersion:2'),
+    });
   },
-  'every texts file 500': (route) => (isTexts(route) ? route.fulfill({ status: 500, body: 'Internal Server Error' }) : route.continue()),
+  'every texts file 500': (route) =>
+    isTexts(route) ? route.fulfill({ status: 500, body: 'Internal Server Error' }) : route.continue(),
 } satisfies Record<string, (route: Route) => Promise<void>>;
 
 export type FailureMode = keyof typeof FAILURE_MODES;
@@ -58,10 +81,15 @@ const notCached = (headers: Record<string, string>) => ({ ...headers, 'cache-con
 const pathOf = (route: Route) => new URL(route.request().url()).pathname;
 const isEntry = (route: Route) => pathOf(route) === '/remoteEntry.js';
 const isTexts = (route: Route) => pathOf(route).startsWith('/assets/i18n/');
-const isScreenChunk = (route: Route, extension: '.js' | '.css') => /^\/__federation_expose_Screen\.[0-9a-f]+/.test(pathOf(route)) && pathOf(route).endsWith(extension);
+const isScreenChunk = (route: Route, extension: '.js' | '.css') =>
+  /^\/__federation_expose_Screen\.[0-9a-f]+/.test(pathOf(route)) && pathOf(route).endsWith(extension);
 
 /** Makes `remote` fail in `handler`'s way for every page of `target`, until the returned function restores it. */
-export async function breakRemote(target: Page | BrowserContext, remote: RemoteName, handler: (route: Route) => Promise<void>): Promise<() => Promise<void>> {
+export async function breakRemote(
+  target: Page | BrowserContext,
+  remote: RemoteName,
+  handler: (route: Route) => Promise<void>,
+): Promise<() => Promise<void>> {
   const pattern = `${remoteOrigin(remote)}/**`;
   await target.route(pattern, handler);
   return () => target.unroute(pattern, handler);
@@ -71,7 +99,12 @@ export async function breakRemote(target: Page | BrowserContext, remote: RemoteN
  * Milliseconds from `start` until `locator`-like text is visible. Polls at animation-frame rate in
  * the page, so the figure is not rounded up to Playwright's retry interval.
  */
-export async function timeUntilVisible(page: Page, text: string, start: () => Promise<unknown>, timeoutMs = 30_000): Promise<number> {
+export async function timeUntilVisible(
+  page: Page,
+  text: string,
+  start: () => Promise<unknown>,
+  timeoutMs = 30_000,
+): Promise<number> {
   const began = Date.now();
   await start();
   await page.getByText(text, { exact: true }).first().waitFor({ state: 'visible', timeout: timeoutMs });
@@ -82,6 +115,10 @@ export async function timeUntilVisible(page: Page, text: string, start: () => Pr
 export function collectUnhandled(page: Page): string[] {
   const unhandled: string[] = [];
   page.on('pageerror', (error) => unhandled.push(`${error.name}: ${error.message}`));
-  page.on('console', (message) => message.type() === 'error' && /Uncaught|Unhandled/i.test(message.text()) && unhandled.push(message.text()));
+  page.on(
+    'console',
+    (message) =>
+      message.type() === 'error' && /Uncaught|Unhandled/i.test(message.text()) && unhandled.push(message.text()),
+  );
   return unhandled;
 }

@@ -8,10 +8,14 @@ import { REPO_ROOT, type Topology } from '../../tooling/serve/local-topology';
  * E2E_PORT_BASE moves the whole block (default 4300) so two checkouts can run the suite at once.
  */
 const PORT_BASE = Number(process.env.E2E_PORT_BASE ?? 4300);
-if (!Number.isInteger(PORT_BASE) || PORT_BASE < 1024 || PORT_BASE > 65_000) throw new Error(`E2E_PORT_BASE must be a port number, got "${process.env.E2E_PORT_BASE}"`);
+if (!Number.isInteger(PORT_BASE) || PORT_BASE < 1024 || PORT_BASE > 65_000)
+  throw new Error(`E2E_PORT_BASE must be a port number, got "${process.env.E2E_PORT_BASE}"`);
 export const E2E_PORTS: Topology & { monolith: number } = {
   host: PORT_BASE,
-  ...(Object.fromEntries(REMOTES.map((remote, index) => [remote.name, PORT_BASE + 1 + index])) as Record<RemoteName, number>),
+  ...(Object.fromEntries(REMOTES.map((remote, index) => [remote.name, PORT_BASE + 1 + index])) as Record<
+    RemoteName,
+    number
+  >),
   api: PORT_BASE + 1 + REMOTES.length,
   monolith: PORT_BASE + 2 + REMOTES.length,
 };

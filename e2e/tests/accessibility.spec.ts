@@ -9,7 +9,9 @@ test.use({ bypassCSP: true });
 
 async function expectNoViolations(page: Page, what: string) {
   const results = await new AxeBuilder({ page }).analyze();
-  const summary = results.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  const summary = results.violations.map(
+    (v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+  );
   expect(summary, `axe violations on ${what}`).toEqual([]);
 }
 
@@ -58,7 +60,13 @@ for (const language of ['en', 'ar'] as const) {
       await expectNoViolations(page, 'popover');
       await page.keyboard.press('Escape');
 
-      await page.route('**/api/v1/sign-ups', (route) => route.fulfill({ status: 503, contentType: 'application/json', body: '{"error":{"code":"unavailable","message":"down"}}' }));
+      await page.route('**/api/v1/sign-ups', (route) =>
+        route.fulfill({
+          status: 503,
+          contentType: 'application/json',
+          body: '{"error":{"code":"unavailable","message":"down"}}',
+        }),
+      );
       await fillSignUp(page, person());
       await page.locator('form button[type=submit]').click();
       await expect(page.getByRole('alertdialog')).toBeVisible();

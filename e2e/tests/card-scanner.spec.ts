@@ -20,21 +20,35 @@ interface Opened {
 }
 
 /** A phone-sized page of `browser` that records camera streams and every console error or CSP violation. */
-async function openPage(browser: Browser, options: { language?: 'en' | 'ar'; bypassCSP?: boolean } = {}): Promise<Opened> {
+async function openPage(
+  browser: Browser,
+  options: { language?: 'en' | 'ar'; bypassCSP?: boolean } = {},
+): Promise<Opened> {
   // The language on the context: navigator.languages and Accept-Language agree (see useBrowserLanguage).
-  const context = await browser.newContext({ ...pixel7, baseURL: HOST_URL, bypassCSP: options.bypassCSP ?? false, locale: options.language });
+  const context = await browser.newContext({
+    ...pixel7,
+    baseURL: HOST_URL,
+    bypassCSP: options.bypassCSP ?? false,
+    locale: options.language,
+  });
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
   page.on('pageerror', (error) => errors.push(`page error: ${error.message}`));
   await page.addInitScript(() =>
-    document.addEventListener('securitypolicyviolation', (event) => console.error(`CSP violation: ${event.violatedDirective} blocked ${event.blockedURI}`)),
+    document.addEventListener('securitypolicyviolation', (event) =>
+      console.error(`CSP violation: ${event.violatedDirective} blocked ${event.blockedURI}`),
+    ),
   );
   await page.addInitScript(recordCameraStreams);
   // When the preview has its first frame (the scanner may read it before the video plays): the QR
   // code is in view from then on.
   await page.addInitScript(() =>
-    document.addEventListener('loadeddata', () => ((window as unknown as { __inViewAt?: number }).__inViewAt ??= performance.now()), { capture: true }),
+    document.addEventListener(
+      'loadeddata',
+      () => ((window as unknown as { __inViewAt?: number }).__inViewAt ??= performance.now()),
+      { capture: true },
+    ),
   );
   return { context, page, errors };
 }
@@ -46,7 +60,10 @@ const scanner = (page: Page) => page.getByRole('dialog');
 async function expectNoAxeViolations(page: Page, what: string, include?: string) {
   const builder = new AxeBuilder({ page });
   const results = await (include ? builder.include(include) : builder).analyze();
-  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), `axe violations on ${what}`).toEqual([]);
+  expect(
+    results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+    `axe violations on ${what}`,
+  ).toEqual([]);
 }
 
 async function expectCameraReleased(page: Page, opened: { atLeast: number }) {
@@ -58,7 +75,9 @@ test.describe('scan the card: a camera showing the card’s QR code', () => {
   const code = newCardCode();
   let browser: Browser;
   test.beforeAll(async () => {
-    browser = await launchWithFakeCamera(writeQrVideo(`${CARD_SCAN_BASE}/sign-up?card=${code}`, 'card-scan-link'), { grantCamera: true });
+    browser = await launchWithFakeCamera(writeQrVideo(`${CARD_SCAN_BASE}/sign-up?card=${code}`, 'card-scan-link'), {
+      grantCamera: true,
+    });
   });
   test.afterAll(() => browser.close());
 
@@ -71,14 +90,25 @@ test.describe('scan the card: a camera showing the card’s QR code', () => {
     expect(response?.headers()['permissions-policy']).toContain('camera=(self)');
     await page.locator('#signup-firstName').fill('Amira');
     await waitForPreload(page);
-    expect(scripts.filter((request) => SCANNER_CHUNK.test(request.url())), 'scanner code before it is opened').toEqual([]);
+    expect(
+      scripts.filter((request) => SCANNER_CHUNK.test(request.url())),
+      'scanner code before it is opened',
+    ).toEqual([]);
 
     // No assertion on the open scanner here: it may already have read the code and closed.
     await scanButton(page).click();
-    const filledAt = await (await page.waitForFunction(() => (document.querySelector<HTMLInputElement>('#signup-cardCode')?.value ? performance.now() : false), undefined, { polling: 'raf', timeout: 15_000 })).jsonValue();
+    const filledAt = await (
+      await page.waitForFunction(
+        () => (document.querySelector<HTMLInputElement>('#signup-cardCode')?.value ? performance.now() : false),
+        undefined,
+        { polling: 'raf', timeout: 15_000 },
+      )
+    ).jsonValue();
     const inViewAt = await page.evaluate(() => (window as unknown as { __inViewAt?: number }).__inViewAt);
     expect(inViewAt).toBeDefined();
-    console.log(`card scanner: QR code in view → card field filled in ${Math.round(Number(filledAt) - Number(inViewAt))} ms (library decoder, fake camera)`);
+    console.log(
+      `card scanner: QR code in view → card field filled in ${Math.round(Number(filledAt) - Number(inViewAt))} ms (library decoder, fake camera)`,
+    );
 
     await expect(scanner(page)).toBeHidden();
     await expect(cardField(page)).toHaveValue(code.replace(/(\d{4})(?=\d)/g, '$1 '));
@@ -91,9 +121,18 @@ test.describe('scan the card: a camera showing the card’s QR code', () => {
 
     const loaded = scripts.filter((request) => SCANNER_CHUNK.test(request.url()));
     expect(loaded.every((request) => request.url().startsWith(SIGNUP_ORIGIN))).toBe(true);
-    expect(loaded.map((request) => request.url().match(SCANNER_CHUNK)?.[1]).sort()).toEqual(['card-scanner', 'card-scanner', 'qr-decoder']);
-    const sizes = await Promise.all(loaded.map(async (request) => `${request.url().split('/').pop()} ${(await request.sizes()).responseBodySize} B`));
-    const total = (await Promise.all(loaded.map(async (request) => (await request.sizes()).responseBodySize))).reduce((sum, bytes) => sum + bytes, 0);
+    expect(loaded.map((request) => request.url().match(SCANNER_CHUNK)?.[1]).sort()).toEqual([
+      'card-scanner',
+      'card-scanner',
+      'qr-decoder',
+    ]);
+    const sizes = await Promise.all(
+      loaded.map(async (request) => `${request.url().split('/').pop()} ${(await request.sizes()).responseBodySize} B`),
+    );
+    const total = (await Promise.all(loaded.map(async (request) => (await request.sizes()).responseBodySize))).reduce(
+      (sum, bytes) => sum + bytes,
+      0,
+    );
     console.log(`card scanner: opening it loads ${total} B as transferred (gzip): ${sizes.join(', ')}`);
     expect(errors).toEqual([]);
     await context.close();
@@ -103,7 +142,9 @@ test.describe('scan the card: a camera showing the card’s QR code', () => {
 test.describe('scan the card: a QR code that is not a card', () => {
   let browser: Browser;
   test.beforeAll(async () => {
-    browser = await launchWithFakeCamera(writeQrVideo(`https://evil.example/scan/${newCardCode()}`, 'foreign-link'), { grantCamera: true });
+    browser = await launchWithFakeCamera(writeQrVideo(`https://evil.example/scan/${newCardCode()}`, 'foreign-link'), {
+      grantCamera: true,
+    });
   });
   test.afterAll(() => browser.close());
 
@@ -158,7 +199,9 @@ test.describe('scan the card: a QR code that is not a card', () => {
     await page.goto('/sign-up');
     await cardField(page).fill('4111');
     await scanButton(page).click();
-    await expect(page.locator('.card-scanner__status')).toHaveText('This QR code links to another site, not to a Special Gift card. Scan the code on the back of your card.');
+    await expect(page.locator('.card-scanner__status')).toHaveText(
+      'This QR code links to another site, not to a Special Gift card. Scan the code on the back of your card.',
+    );
     await expect(page.locator('.card-scanner__status')).toHaveAttribute('role', 'status');
     await expect(scanner(page)).toBeVisible();
     await expect.poll(() => page.evaluate(cameraTracks)).toEqual({ streams: 1, live: 1 });
@@ -176,7 +219,9 @@ test.describe('scan the card: a QR code that is not a card', () => {
 test.describe('scan the card: camera permission denied', () => {
   let browser: Browser;
   test.beforeAll(async () => {
-    browser = await launchWithFakeCamera(writeQrVideo(`${CARD_SCAN_BASE}/${newCardCode()}`, 'denied'), { grantCamera: false });
+    browser = await launchWithFakeCamera(writeQrVideo(`${CARD_SCAN_BASE}/${newCardCode()}`, 'denied'), {
+      grantCamera: false,
+    });
   });
   test.afterAll(() => browser.close());
 

@@ -7,7 +7,9 @@ import { E2E_PORTS, HOST_URL } from '../support/topology';
 import { expect, expectConsoleErrors, pageTitle, test, waitForPreload } from '../support/fixtures';
 
 const REMOTE_URL = `http://localhost:${E2E_PORTS.thankyou}`;
-const REMOTE_ORIGINS = [E2E_PORTS.intro, E2E_PORTS.signup, E2E_PORTS.thankyou].map((port) => `http://localhost:${port}`).join(' ');
+const REMOTE_ORIGINS = [E2E_PORTS.intro, E2E_PORTS.signup, E2E_PORTS.thankyou]
+  .map((port) => `http://localhost:${port}`)
+  .join(' ');
 const hashedChunk = (dir: string) => {
   const name = readdirSync(join(REPO_ROOT, dir, 'dist')).find((file) => /\.[0-9a-f]{8}\.js$/.test(file));
   if (!name) throw new Error(`no hashed chunk in ${dir}/dist`);
@@ -36,11 +38,17 @@ test.describe('served by nginx with the images’ config', () => {
     }
     const config = await request.get(`${HOST_URL}/config.json`);
     expect(config.headers()['cache-control']).toBe('no-cache');
-    expect((await config.json()) as unknown).toMatchObject({ apiBase: '/api/v1', remotes: { thankyou: `${REMOTE_URL}/remoteEntry.js` } });
+    expect((await config.json()) as unknown).toMatchObject({
+      apiBase: '/api/v1',
+      remotes: { thankyou: `${REMOTE_URL}/remoteEntry.js` },
+    });
     expect((await request.get(`${HOST_URL}/missing.js`)).status()).toBe(404);
   });
 
-  test("each route's page carries a preload hint for the remoteEntry.js that renders it, and the browser uses it", async ({ page, request }) => {
+  test("each route's page carries a preload hint for the remoteEntry.js that renders it, and the browser uses it", async ({
+    page,
+    request,
+  }) => {
     const routes = [
       { path: '/', remote: 'intro', title: 'Special Gift' },
       { path: '/sign-up?card=4111111111111111', remote: 'signup', title: 'Sign up' },
@@ -60,7 +68,10 @@ test.describe('served by nginx with the images’ config', () => {
       await expect(pageTitle(page)).toHaveText(title);
       // The hinted entry is the first one fetched, and only once: the runtime used the preload.
       expect(entryRequests[0], path).toBe(entry);
-      expect(entryRequests.filter((url) => url === entry), path).toHaveLength(1);
+      expect(
+        entryRequests.filter((url) => url === entry),
+        path,
+      ).toHaveLength(1);
       await waitForPreload(page); // so the next page's count does not catch this one's preload
       page.off('request', listener);
     }
@@ -69,7 +80,9 @@ test.describe('served by nginx with the images’ config', () => {
   });
 
   test('hashed chunks are immutable for a year and gzipped; entry files revalidate', async ({ request }) => {
-    const hostChunk = await request.get(`${HOST_URL}/${hashedChunk('host')}`, { headers: { 'Accept-Encoding': 'gzip' } });
+    const hostChunk = await request.get(`${HOST_URL}/${hashedChunk('host')}`, {
+      headers: { 'Accept-Encoding': 'gzip' },
+    });
     expect(hostChunk.headers()['cache-control']).toBe('public, max-age=31536000, immutable');
     expect(hostChunk.headers()['content-encoding']).toBe('gzip');
 
@@ -105,7 +118,13 @@ test.describe('independent deployment', () => {
     expectConsoleErrors('the incompatible remote is reported on the console');
     const incompatible = buildRemoteVariant('remote-thankyou', 'thankyou', (dir) => {
       const file = join(dir, 'src', 'exposed-screen.ts');
-      writeFileSync(file, readFileSync(file, 'utf8').replace('contractVersion: CONTRACT_VERSION', 'contractVersion: CONTRACT_VERSION + 1'));
+      writeFileSync(
+        file,
+        readFileSync(file, 'utf8').replace(
+          'contractVersion: CONTRACT_VERSION',
+          'contractVersion: CONTRACT_VERSION + 1',
+        ),
+      );
     });
     deployBuild('thankyou', incompatible);
     try {
@@ -120,7 +139,10 @@ test.describe('independent deployment', () => {
     await expect(page.getByRole('heading', { name: 'Thank you for signing up!' })).toBeVisible();
   });
 
-  test('a redeployed remote shows on the next load without touching the host; an open tab keeps working; rollback', async ({ page, context }) => {
+  test('a redeployed remote shows on the next load without touching the host; an open tab keeps working; rollback', async ({
+    page,
+    context,
+  }) => {
     const original = 'Thank you for signing up!';
     const changed = 'Thanks a million for signing up!';
 
@@ -129,7 +151,9 @@ test.describe('independent deployment', () => {
     await waitForPreload(page);
     const hostPageEtag = (await page.request.get(`${HOST_URL}/`)).headers()['etag'];
 
-    const v2 = buildRemoteVariant('remote-thankyou', 'thankyou', (dir) => setEnglishText(dir, 'headlineGeneric', changed));
+    const v2 = buildRemoteVariant('remote-thankyou', 'thankyou', (dir) =>
+      setEnglishText(dir, 'headlineGeneric', changed),
+    );
     const fresh = await context.newPage();
     deployBuild('thankyou', v2);
     try {

@@ -48,7 +48,11 @@ interface Row {
 }
 
 async function newPhonePage(browser: Browser, language: 'en' | 'fr' = 'en') {
-  const context = await browser.newContext({ ...devices['Pixel 7'], baseURL: HOST_URL, locale: language === 'fr' ? 'fr-FR' : 'en-GB' });
+  const context = await browser.newContext({
+    ...devices['Pixel 7'],
+    baseURL: HOST_URL,
+    locale: language === 'fr' ? 'fr-FR' : 'en-GB',
+  });
   const page = await context.newPage();
   return { context, page, unhandled: collectUnhandled(page) };
 }
@@ -79,7 +83,12 @@ async function navigateInAppTo(page: Page, failing: RemoteName): Promise<number 
   return undefined; // the thank-you screen is reached in the app only by signing up (sign-up-journey.spec.ts)
 }
 
-async function scenario(browser: Browser, mode: FailureMode, failing: RemoteName, handler: (route: Route) => Promise<void>): Promise<Row> {
+async function scenario(
+  browser: Browser,
+  mode: FailureMode,
+  failing: RemoteName,
+  handler: (route: Route) => Promise<void>,
+): Promise<Row> {
   const { context, page, unhandled } = await newPhonePage(browser);
   try {
     const healthyMs = await otherScreens(page, failing);
@@ -88,7 +97,11 @@ async function scenario(browser: Browser, mode: FailureMode, failing: RemoteName
     // The failing route as the first screen: its error screen, then the home screen in the app.
     const errorScreenMs = await timeUntilVisible(page, ERROR_TITLE, open(page, SCREENS[failing].path));
     const afterErrorMs =
-      failing === 'intro' ? undefined : await timeUntilVisible(page, SCREENS.intro.text.en, () => page.getByRole('button', { name: 'Go to the home page' }).click());
+      failing === 'intro'
+        ? undefined
+        : await timeUntilVisible(page, SCREENS.intro.text.en, () =>
+            page.getByRole('button', { name: 'Go to the home page' }).click(),
+          );
 
     // A healthy first screen while the failing remote fails in the preload behind it.
     const failingMs = await otherScreens(page, failing);
@@ -102,15 +115,23 @@ async function scenario(browser: Browser, mode: FailureMode, failing: RemoteName
     if (mode === 'built against another contract major') await page.waitForURL(`**${SCREENS[failing].path}`); // this one reloads the page
     await expect(page.getByText(SCREENS[failing].text.en, { exact: true }).first()).toBeVisible();
 
-    const unexpected = BROKEN_SCRIPT_MODES.has(mode) ? unhandled.filter((error) => !error.includes('SyntaxError')) : unhandled;
+    const unexpected = BROKEN_SCRIPT_MODES.has(mode)
+      ? unhandled.filter((error) => !error.includes('SyntaxError'))
+      : unhandled;
     expect(unexpected, `unhandled errors with ${failing} failing (${mode})`).toEqual([]);
     for (const remote of Object.keys(healthyMs) as RemoteName[]) {
       const [fail, healthy] = [failingMs[remote] ?? Infinity, healthyMs[remote] ?? 0];
-      expect(asFastAsHealthy(fail, healthy), `${remote} took ${fail} ms with ${failing} failing (${mode}), ${healthy} ms healthy`).toBe(true);
+      expect(
+        asFastAsHealthy(fail, healthy),
+        `${remote} took ${fail} ms with ${failing} failing (${mode}), ${healthy} ms healthy`,
+      ).toBe(true);
     }
     if (afterErrorMs !== undefined) {
       const healthy = healthyMs.intro ?? 0;
-      expect(asFastAsHealthy(afterErrorMs, healthy), `intro after the error screen: ${afterErrorMs} ms, ${healthy} ms healthy`).toBe(true);
+      expect(
+        asFastAsHealthy(afterErrorMs, healthy),
+        `intro after the error screen: ${afterErrorMs} ms, ${healthy} ms healthy`,
+      ).toBe(true);
     }
     expect(errorScreenMs, 'the error screen comes well within the bound').toBeLessThan(REMOTE_TIMEOUT_MS);
     return { mode, remote: failing, healthyMs, failingMs, errorScreenMs, afterErrorMs, onNavigationMs };
@@ -122,7 +143,9 @@ async function scenario(browser: Browser, mode: FailureMode, failing: RemoteName
 function report(rows: Row[]) {
   const ms = (value: number | undefined) => (value === undefined ? '–' : `${value}`);
   for (const row of rows) {
-    const others = (Object.keys(row.healthyMs) as RemoteName[]).map((remote) => `${remote} ${ms(row.healthyMs[remote])}→${ms(row.failingMs[remote])}`).join(', ');
+    const others = (Object.keys(row.healthyMs) as RemoteName[])
+      .map((remote) => `${remote} ${ms(row.healthyMs[remote])}→${ms(row.failingMs[remote])}`)
+      .join(', ');
     console.log(
       `[chaos] ${row.mode} | ${row.remote} failing | others healthy→failing ms: ${others} | error screen ${ms(row.errorScreenMs)} | home after error ${ms(row.afterErrorMs)} | error on navigation ${ms(row.onNavigationMs)}${row.slowNoticeMs === undefined ? '' : ` | slow notice ${row.slowNoticeMs}`}${row.recoveryMs === undefined ? '' : ` | Try again while hung ${row.recoveryMs}`}`,
     );
@@ -140,7 +163,9 @@ test.describe('failure isolation: one remote failing never slows another screen'
     });
   }
 
-  test("the current language's texts failing: that screen falls back to English at once, the others stay in French", async ({ browser }) => {
+  test("the current language's texts failing: that screen falls back to English at once, the others stay in French", async ({
+    browser,
+  }) => {
     expectConsoleErrors('a texts file answers 500 on purpose');
     const rows = await Promise.all(
       REMOTE_NAMES.map(async (failing): Promise<Row> => {
@@ -149,17 +174,30 @@ test.describe('failure isolation: one remote failing never slows another screen'
           const healthyOwn = await timeUntilVisible(page, SCREENS[failing].text.fr, open(page, SCREENS[failing].path));
           const healthyMs = await otherScreens(page, failing, 'fr');
           await breakRemote(context, failing, (route) =>
-            new URL(route.request().url()).pathname === '/assets/i18n/fr.json' ? route.fulfill({ status: 500, body: 'Internal Server Error' }) : route.continue(),
+            new URL(route.request().url()).pathname === '/assets/i18n/fr.json'
+              ? route.fulfill({ status: 500, body: 'Internal Server Error' })
+              : route.continue(),
           );
           const fallbackMs = await timeUntilVisible(page, SCREENS[failing].text.en, open(page, SCREENS[failing].path));
           await expect(page.locator('html')).toHaveAttribute('lang', 'fr'); // the shell stays French
           const failingMs = await otherScreens(page, failing, 'fr');
-          expect(asFastAsHealthy(fallbackMs, healthyOwn), `${failing} in English took ${fallbackMs} ms, ${healthyOwn} ms healthy`).toBe(true);
+          expect(
+            asFastAsHealthy(fallbackMs, healthyOwn),
+            `${failing} in English took ${fallbackMs} ms, ${healthyOwn} ms healthy`,
+          ).toBe(true);
           for (const remote of Object.keys(healthyMs) as RemoteName[]) {
-            expect(asFastAsHealthy(failingMs[remote] ?? Infinity, healthyMs[remote] ?? 0), `${remote} with ${failing}'s French texts failing`).toBe(true);
+            expect(
+              asFastAsHealthy(failingMs[remote] ?? Infinity, healthyMs[remote] ?? 0),
+              `${remote} with ${failing}'s French texts failing`,
+            ).toBe(true);
           }
           expect(unhandled).toEqual([]);
-          return { mode: 'current language texts 500', remote: failing, healthyMs: { ...healthyMs, [failing]: healthyOwn }, failingMs: { ...failingMs, [failing]: fallbackMs } };
+          return {
+            mode: 'current language texts 500',
+            remote: failing,
+            healthyMs: { ...healthyMs, [failing]: healthyOwn },
+            failingMs: { ...failingMs, [failing]: fallbackMs },
+          };
         } finally {
           await context.close();
         }
@@ -168,7 +206,9 @@ test.describe('failure isolation: one remote failing never slows another screen'
     report(rows);
   });
 
-  test('a remote that accepts the connection and never answers: "taking longer" with Try again, then the error screen at the bound; Try again recovers', async ({ browser }) => {
+  test('a remote that accepts the connection and never answers: "taking longer" with Try again, then the error screen at the bound; Try again recovers', async ({
+    browser,
+  }) => {
     test.setTimeout(150_000);
     expectConsoleErrors('remotes never answer on purpose and the host logs the timeout');
     const rows = await Promise.all(
@@ -179,7 +219,9 @@ test.describe('failure isolation: one remote failing never slows another screen'
           // Requests made while the remote hangs stay unanswered for good, as over a dead connection;
           // once it is back, new requests get through.
           let back = false;
-          await breakRemote(context, failing, (route) => (back ? route.continue() : new Promise<void>(() => undefined)));
+          await breakRemote(context, failing, (route) =>
+            back ? route.continue() : new Promise<void>(() => undefined),
+          );
 
           const started = Date.now();
           await page.goto(SCREENS[failing].path, { waitUntil: 'commit' });
@@ -193,19 +235,32 @@ test.describe('failure isolation: one remote failing never slows another screen'
 
           const failingMs = await otherScreens(page, failing);
           for (const remote of Object.keys(healthyMs) as RemoteName[]) {
-            expect(asFastAsHealthy(failingMs[remote] ?? Infinity, healthyMs[remote] ?? 0), `${remote} with ${failing} hanging`).toBe(true);
+            expect(
+              asFastAsHealthy(failingMs[remote] ?? Infinity, healthyMs[remote] ?? 0),
+              `${remote} with ${failing} hanging`,
+            ).toBe(true);
           }
 
           // Try again during a load that hangs starts a fresh attempt at once, which succeeds once the remote answers.
           await page.goto(SCREENS[failing].path, { waitUntil: 'commit' });
           await expect(page.getByText(SLOW_TITLE)).toBeVisible({ timeout: SLOW_NOTICE_MS + 5_000 });
           back = true;
-          const recoveryMs = await timeUntilVisible(page, SCREENS[failing].text.en, () => page.getByRole('button', { name: 'Try again' }).click());
+          const recoveryMs = await timeUntilVisible(page, SCREENS[failing].text.en, () =>
+            page.getByRole('button', { name: 'Try again' }).click(),
+          );
           // A prerendered screen shows its text before its code: it has recovered once the notice is gone.
           await expect(page.getByText(SLOW_TITLE)).toBeHidden({ timeout: REMOTE_TIMEOUT_MS / 2 - recoveryMs });
           expect(recoveryMs, 'the fresh attempt does not wait for the hung one').toBeLessThan(REMOTE_TIMEOUT_MS / 2);
           expect(unhandled).toEqual([]);
-          return { mode: 'accepts the connection, never answers', remote: failing, healthyMs, failingMs, errorScreenMs, slowNoticeMs, recoveryMs };
+          return {
+            mode: 'accepts the connection, never answers',
+            remote: failing,
+            healthyMs,
+            failingMs,
+            errorScreenMs,
+            slowNoticeMs,
+            recoveryMs,
+          };
         } finally {
           await context.close();
         }

@@ -29,7 +29,8 @@ test.describe('federated foundation', () => {
   test('the browser loads exactly one copy of react-dom', async ({ page }) => {
     const bodies: string[] = [];
     page.on('response', async (response) => {
-      if (response.request().resourceType() === 'script' && response.ok()) bodies.push(await response.text().catch(() => ''));
+      if (response.request().resourceType() === 'script' && response.ok())
+        bodies.push(await response.text().catch(() => ''));
     });
     await page.goto('/');
     await waitForPreload(page);
@@ -86,7 +87,9 @@ test.describe('federated foundation', () => {
       await expect(page.getByRole('alert')).toContainText('This screen couldn’t be loaded');
 
       await startApp('signup');
-      const marker = await page.evaluate(() => ((window as unknown as { __noReload: number }).__noReload = Math.random()));
+      const marker = await page.evaluate(
+        () => ((window as unknown as { __noReload: number }).__noReload = Math.random()),
+      );
       await page.getByRole('button', { name: 'Try again' }).click();
       await expect(pageTitle(page)).toHaveText('Sign up');
       await expect(page.getByLabel('First name')).toBeVisible();
@@ -99,7 +102,9 @@ test.describe('federated foundation', () => {
   test('a start-up failure is shown to the user with a retry that works', async ({ page }) => {
     expectConsoleErrors('config.json answers 503, and the failure is logged');
     let failConfig = true;
-    await page.route('**/config.json', (route) => (failConfig ? route.fulfill({ status: 503, body: 'down' }) : route.continue()));
+    await page.route('**/config.json', (route) =>
+      failConfig ? route.fulfill({ status: 503, body: 'down' }) : route.continue(),
+    );
     const logged: string[] = [];
     page.on('console', (message) => message.type() === 'error' && logged.push(message.text()));
 
@@ -114,7 +119,9 @@ test.describe('federated foundation', () => {
 
   test('a bad config.json is reported, not a blank page', async ({ page }) => {
     expectConsoleErrors('config.json is invalid, and the failure is logged');
-    await page.route('**/config.json', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: '{"apiBase": 42}' }));
+    await page.route('**/config.json', (route) =>
+      route.fulfill({ status: 200, contentType: 'application/json', body: '{"apiBase": 42}' }),
+    );
     await page.goto('/');
     await expect(page.getByRole('alert')).toContainText('Special Gift could not start');
   });

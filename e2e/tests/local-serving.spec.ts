@@ -27,17 +27,51 @@ async function listen(server: Server) {
 
 test('the local static server answers like the images’ nginx, file kind by file kind', async ({ request }) => {
   const remote = await startStaticServer({ root: distOf('signup'), port: 0, corsOrigin: HOST_URL });
-  const host = await startStaticServer({ root: distOf('host'), port: 0, spa: true, config: localRuntimeConfig(E2E_PORTS) });
+  const host = await startStaticServer({
+    root: distOf('host'),
+    port: 0,
+    spa: true,
+    config: localRuntimeConfig(E2E_PORTS),
+  });
   try {
     const cases = [
-      { nginx: `http://localhost:${E2E_PORTS.signup}`, local: await listen(remote), paths: ['/remoteEntry.js', '/mf-manifest.json', '/assets/i18n/en.json', file('signup', /^__federation_expose_Screen\.[0-9a-f]{8}\.js$/), file('signup', /\.[0-9a-f]{8}\.css$/), file('signup', /\.js\.LICENSE\.txt$/), '/mf-manifest-stats.json'] },
-      { nginx: HOST_URL, local: await listen(host), paths: ['/', '/sign-up', '/index.html', '/config.json', '/assets/i18n/en.json', file('host', /^main\.[0-9a-f]{8}\.js$/), file('host', /^main\.[0-9a-f]{8}\.css$/), '/favicon.svg'] },
+      {
+        nginx: `http://localhost:${E2E_PORTS.signup}`,
+        local: await listen(remote),
+        paths: [
+          '/remoteEntry.js',
+          '/mf-manifest.json',
+          '/assets/i18n/en.json',
+          file('signup', /^__federation_expose_Screen\.[0-9a-f]{8}\.js$/),
+          file('signup', /\.[0-9a-f]{8}\.css$/),
+          file('signup', /\.js\.LICENSE\.txt$/),
+          '/mf-manifest-stats.json',
+        ],
+      },
+      {
+        nginx: HOST_URL,
+        local: await listen(host),
+        paths: [
+          '/',
+          '/sign-up',
+          '/index.html',
+          '/config.json',
+          '/assets/i18n/en.json',
+          file('host', /^main\.[0-9a-f]{8}\.js$/),
+          file('host', /^main\.[0-9a-f]{8}\.css$/),
+          '/favicon.svg',
+        ],
+      },
     ];
     for (const { nginx, local, paths } of cases) {
       for (const path of paths) {
-        const [fromNginx, fromLocal] = await Promise.all([request.get(nginx + path, { headers: { Origin: HOST_URL } }), request.get(local + path, { headers: { Origin: HOST_URL } })]);
+        const [fromNginx, fromLocal] = await Promise.all([
+          request.get(nginx + path, { headers: { Origin: HOST_URL } }),
+          request.get(local + path, { headers: { Origin: HOST_URL } }),
+        ]);
         expect(fromLocal.status(), `${path} status`).toBe(fromNginx.status());
-        for (const header of HEADERS) expect(fromLocal.headers()[header], `${path} ${header}`).toBe(fromNginx.headers()[header]);
+        for (const header of HEADERS)
+          expect(fromLocal.headers()[header], `${path} ${header}`).toBe(fromNginx.headers()[header]);
       }
       for (const missing of ['/missing.js', '/assets/i18n/xx.json']) {
         const [fromNginx, fromLocal] = await Promise.all([request.get(nginx + missing), request.get(local + missing)]);

@@ -38,7 +38,9 @@ test('the card scanner is not part of the sign-up screen’s first render nor of
   // Its code (camera view, QR decoder) loads when the user opens it: e2e/tests/card-scanner.spec.ts.
   const scanner = /\/(card-scanner|qr-decoder)\.[0-9a-f]+\.(js|css)$/;
   const signUp = await measureFirstRender(browser, `${HOST_URL}/sign-up`);
-  console.log(`first render of /sign-up: ${signUp.jsBytes} B of JS in ${signUp.requests.length} requests, no scanner code`);
+  console.log(
+    `first render of /sign-up: ${signUp.jsBytes} B of JS in ${signUp.requests.length} requests, no scanner code`,
+  );
   expect(signUp.errors).toEqual([]);
   expect(signUp.requests.some((r) => r.url.includes('/__federation_expose_Screen.'))).toBe(true);
   expect([...signUp.requests, ...signUp.afterPreload].filter((r) => scanner.test(r.url)).map((r) => r.url)).toEqual([]);

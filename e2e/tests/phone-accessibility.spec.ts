@@ -2,7 +2,12 @@ import type { Page } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { focusedElementReport, SLIVER, walkFocus, type FocusReport } from '../support/focus-obscured';
-import { clippedOrOverlappingText, horizontalOverflow, TEXT_SPACING_CSS, undersizedTargets } from '../support/layout-checks';
+import {
+  clippedOrOverlappingText,
+  horizontalOverflow,
+  TEXT_SPACING_CSS,
+  undersizedTargets,
+} from '../support/layout-checks';
 import { binarize, inkShare, pixel, shapeDifference } from '../support/png';
 import { fillSignUp, person } from '../support/sign-up';
 import { expect, expectConsoleErrors, test, useBrowserLanguage, waitForPreload } from '../support/fixtures';
@@ -38,7 +43,9 @@ const openSignUp = async (page: Page) => {
   // The page comes prerendered: its controls settle once its code runs, Scan card once the
   // browser has said whether there is a camera.
   await waitForPreload(page);
-  const hasCamera = await page.evaluate(async () => (await navigator.mediaDevices.enumerateDevices()).some((device) => device.kind === 'videoinput'));
+  const hasCamera = await page.evaluate(async () =>
+    (await navigator.mediaDevices.enumerateDevices()).some((device) => device.kind === 'videoinput'),
+  );
   await expect(page.locator('.signup__scan button')).toHaveCount(hasCamera ? 1 : 0);
 };
 
@@ -59,7 +66,14 @@ const SCREENS: Screen[] = [
       await page.goto('/');
       await page.locator('.sg-page__footer button').click();
       await expect(page.locator('form.signup__form')).not.toHaveAttribute('aria-busy');
-      await page.evaluate(() => Promise.all(document.getAnimations().filter((a) => a.effect?.getTiming().iterations !== Infinity).map((a) => a.finished)));
+      await page.evaluate(() =>
+        Promise.all(
+          document
+            .getAnimations()
+            .filter((a) => a.effect?.getTiming().iterations !== Infinity)
+            .map((a) => a.finished),
+        ),
+      );
     },
   },
   {
@@ -111,7 +125,13 @@ const SCREENS: Screen[] = [
   {
     name: 'alert',
     open: async (page) => {
-      await page.route('**/api/v1/sign-ups', (route) => route.fulfill({ status: 503, contentType: 'application/json', body: '{"error":{"code":"unavailable","message":"down"}}' }));
+      await page.route('**/api/v1/sign-ups', (route) =>
+        route.fulfill({
+          status: 503,
+          contentType: 'application/json',
+          body: '{"error":{"code":"unavailable","message":"down"}}',
+        }),
+      );
       await openSignUp(page);
       await fillSignUp(page, person());
       await page.locator('form button[type=submit]').click();
@@ -121,15 +141,17 @@ const SCREENS: Screen[] = [
   },
 ];
 
-
 const label = (viewport: { width: number; height: number }) => `${viewport.width}×${viewport.height}`;
 
 /** One line of the results table the closing note is made of. */
 function record(check: string, screen: string, language: Language, viewport: string, problems: string[]) {
-  console.log(`${check} | ${screen} | ${language} | ${viewport} | ${problems.length === 0 ? 'pass' : `FAIL: ${problems.join('; ')}`}`);
+  console.log(
+    `${check} | ${screen} | ${language} | ${viewport} | ${problems.length === 0 ? 'pass' : `FAIL: ${problems.join('; ')}`}`,
+  );
 }
 
-const obscured = (report: FocusReport) => !report.none && (report.hiddenShare > SLIVER || report.labelHiddenShare > SLIVER || report.inViewShare < 1 - SLIVER);
+const obscured = (report: FocusReport) =>
+  !report.none && (report.hiddenShare > SLIVER || report.labelHiddenShare > SLIVER || report.inViewShare < 1 - SLIVER);
 const describeFocus = (report: FocusReport, key: string) =>
   `${key} → ${report.element}: ${Math.round(report.hiddenShare * 100)}% under a bar (its label ${Math.round(report.labelHiddenShare * 100)}%), ${Math.round(report.inViewShare * 100)}% in view`;
 
@@ -140,7 +162,14 @@ const describeFocus = (report: FocusReport, key: string) =>
 async function focusProblems(page: Page): Promise<string[]> {
   const problems: string[] = [];
   // An overlay that is still sliding in is not yet where it stays: measure once it is.
-  await page.evaluate(() => Promise.all(document.getAnimations().filter((a) => a.effect?.getTiming().iterations !== Infinity).map((a) => a.finished)));
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => a.effect?.getTiming().iterations !== Infinity)
+        .map((a) => a.finished),
+    ),
+  );
   const initial = await focusedElementReport(page);
   if (obscured(initial)) problems.push(describeFocus(initial, 'script'));
   const { steps, tabbables } = await walkFocus(page);
@@ -169,14 +198,20 @@ async function legendProblems(page: Page): Promise<string[]> {
     await group.evaluate((el) => window.scrollBy(0, el.getBoundingClientRect().top - window.innerHeight / 2));
     const card = (await group.boundingBox())!;
     const legend = (await group.locator('legend').boundingBox())!;
-    const shot = await page.screenshot({ clip: { x: card.x, y: card.y, width: card.width, height: legend.y + legend.height - card.y + 8 }, scale: 'css', animations: 'disabled' });
+    const shot = await page.screenshot({
+      clip: { x: card.x, y: card.y, width: card.width, height: legend.y + legend.height - card.y + 8 },
+      scale: 'css',
+      animations: 'disabled',
+    });
     // At the inline end of the legend's line, where its short text never reaches: just inside the
     // legend's top, and just under the legend (inside the card in any layout).
     const x = rtl ? 20 : card.width - 20;
     const above = pixel(shot, x, legend.y - card.y + 2);
     const surface = pixel(shot, x, legend.y + legend.height - card.y + 4);
     if (above.some((channel, i) => Math.abs(channel - surface[i]!) > 3)) {
-      problems.push(`legend "${await group.locator('legend').textContent()}" sits outside its card (rgb ${above.join(',')} above it, card rgb ${surface.join(',')})`);
+      problems.push(
+        `legend "${await group.locator('legend').textContent()}" sits outside its card (rgb ${above.join(',')} above it, card rgb ${surface.join(',')})`,
+      );
     }
   }
   return problems;
@@ -193,7 +228,9 @@ for (const viewport of PHONES) {
       test.use({ viewport });
       useBrowserLanguage(language);
 
-      test('focus is never hidden by a bar; reflow, target size and text spacing hold on every screen and overlay', async ({ page }) => {
+      test('focus is never hidden by a bar; reflow, target size and text spacing hold on every screen and overlay', async ({
+        page,
+      }) => {
         expectConsoleErrors('the sign-up POST answers 503 on purpose, to show the alert');
         for (const screen of SCREENS) {
           await test.step(screen.name, async () => {
@@ -256,7 +293,11 @@ for (const language of ['en', 'ar'] as const) {
         const input = page.locator('#signup-cardCode');
         const shoot = async () => {
           const box = (await input.boundingBox())!;
-          return page.screenshot({ clip: { x: box.x - 2, y: box.y - 2, width: box.width + 4, height: box.height + 4 }, scale: 'css', animations: 'disabled' });
+          return page.screenshot({
+            clip: { x: box.x - 2, y: box.y - 2, width: box.width + 4, height: box.height + 4 },
+            scale: 'css',
+            animations: 'disabled',
+          });
         };
         // Ink is any line darker than the white field and card (normal mode), or the system text
         // colour (forced colours): a grey border and a red one are then the same ink.
@@ -264,22 +305,32 @@ for (const language of ['en', 'ar'] as const) {
         if (EVIDENCE_DIR) mkdirSync(EVIDENCE_DIR, { recursive: true });
         await input.scrollIntoViewIfNeeded();
         const hint = binarize(await shoot(), threshold);
-        if (EVIDENCE_DIR) await field.screenshot({ path: join(EVIDENCE_DIR, `hint-${language}-forced-${forcedColors}.png`) });
+        if (EVIDENCE_DIR)
+          await field.screenshot({ path: join(EVIDENCE_DIR, `hint-${language}-forced-${forcedColors}.png`) });
 
         await submitEmpty(page);
         await expect(input).toHaveAttribute('aria-invalid', 'true');
         if (EVIDENCE_DIR) {
           // What the user sees right after the submit (focus on First name), then the whole form.
-          await page.screenshot({ path: join(EVIDENCE_DIR, `submitted-${language}-forced-${forcedColors}.png`), animations: 'disabled' });
+          await page.screenshot({
+            path: join(EVIDENCE_DIR, `submitted-${language}-forced-${forcedColors}.png`),
+            animations: 'disabled',
+          });
           await page.evaluate(() => window.scrollTo(0, 0));
-          await page.screenshot({ path: join(EVIDENCE_DIR, `errors-${language}-forced-${forcedColors}.png`), fullPage: true, animations: 'disabled' });
+          await page.screenshot({
+            path: join(EVIDENCE_DIR, `errors-${language}-forced-${forcedColors}.png`),
+            fullPage: true,
+            animations: 'disabled',
+          });
         }
         await input.scrollIntoViewIfNeeded();
         const error = binarize(await shoot(), threshold);
 
         // The same field, empty and not focused in both: only the error styling differs.
         const difference = shapeDifference(hint, error);
-        console.log(`input outline, hint vs error (${language}, forced ${forcedColors}): ink ${(inkShare(hint) * 100).toFixed(1)}% vs ${(inkShare(error) * 100).toFixed(1)}%, ${(difference * 100).toFixed(1)}% of pixels differ`);
+        console.log(
+          `input outline, hint vs error (${language}, forced ${forcedColors}): ink ${(inkShare(hint) * 100).toFixed(1)}% vs ${(inkShare(error) * 100).toFixed(1)}%, ${(difference * 100).toFixed(1)}% of pixels differ`,
+        );
         expect(difference, 'binarized input, hint state vs error state').toBeGreaterThan(0.02);
 
         // Every error message starts with a warning icon drawn in the text colour.
@@ -289,7 +340,12 @@ for (const language of ['en', 'ar'] as const) {
           const icon = message.locator('.sg-field__error-icon');
           await expect(icon).toBeVisible();
           await icon.scrollIntoViewIfNeeded();
-          const ink = inkShare(binarize(await icon.screenshot({ scale: 'css', animations: 'disabled' }), forcedColors === 'active' ? 128 : 200));
+          const ink = inkShare(
+            binarize(
+              await icon.screenshot({ scale: 'css', animations: 'disabled' }),
+              forcedColors === 'active' ? 128 : 200,
+            ),
+          );
           expect(ink, `ink of the icon of "${await message.textContent()}"`).toBeGreaterThan(0.15);
         }
         // The hint has none: the icon is what marks a message as an error.
@@ -311,11 +367,21 @@ test.describe('error summary or inline messages', () => {
   test('inline messages reach the invalid fields in fewer keystrokes, each message heard once', async ({ page }) => {
     await openSignUp(page);
     await submitEmpty(page);
-    const invalid = await page.locator('[aria-invalid="true"]').evaluateAll((inputs) => inputs.map((input) => input.id));
-    expect(invalid).toEqual(['signup-firstName', 'signup-lastName', 'signup-email', 'signup-cardCode', 'signup-acceptedTerms']);
+    const invalid = await page
+      .locator('[aria-invalid="true"]')
+      .evaluateAll((inputs) => inputs.map((input) => input.id));
+    expect(invalid).toEqual([
+      'signup-firstName',
+      'signup-lastName',
+      'signup-email',
+      'signup-cardCode',
+      'signup-acceptedTerms',
+    ]);
 
     // Messages a live region would announce at the submit, on top of each field's own description.
-    const liveAtSubmit = await page.locator('.sg-field__error:not(:empty)').evaluateAll((nodes) => nodes.filter((node) => node.getAttribute('aria-live') !== 'off').length);
+    const liveAtSubmit = await page
+      .locator('.sg-field__error:not(:empty)')
+      .evaluateAll((nodes) => nodes.filter((node) => node.getAttribute('aria-live') !== 'off').length);
     const focusedDescription = await page.evaluate(() => {
       const ids = document.activeElement?.getAttribute('aria-describedby')?.split(' ') ?? [];
       return ids.map((id) => document.getElementById(id)?.textContent ?? '').join(' ');
@@ -349,7 +415,10 @@ test.describe('error summary or inline messages', () => {
       summary.setAttribute('role', 'alert');
       const list = document.createElement('ul');
       for (const id of ids) {
-        const link = Object.assign(document.createElement('a'), { href: `#${id}`, textContent: document.getElementById(`${id}-error`)?.textContent ?? id });
+        const link = Object.assign(document.createElement('a'), {
+          href: `#${id}`,
+          textContent: document.getElementById(`${id}-error`)?.textContent ?? id,
+        });
         link.addEventListener('click', (event) => {
           event.preventDefault();
           document.getElementById(id)?.focus();
@@ -368,12 +437,16 @@ test.describe('error summary or inline messages', () => {
     const heardSummary = 1 + 1; // the summary (role=alert) lists it, then its field's description reads it
     console.log('keystrokes from the submit to each invalid field (inline | summary):');
     invalid.forEach((id, i) => console.log(`  ${id}: ${inline[i]} | ${summary[i]}`));
-    console.log(`  total: ${inline.reduce((a, b) => a + b, 0)} | ${summary.reduce((a, b) => a + b, 0)}; each message heard ${heardInline} | ${heardSummary} time(s)`);
+    console.log(
+      `  total: ${inline.reduce((a, b) => a + b, 0)} | ${summary.reduce((a, b) => a + b, 0)}; each message heard ${heardInline} | ${heardSummary} time(s)`,
+    );
 
     expect(summary.every(Number.isFinite), 'every summary link leads to its field').toBe(true);
     const total = (counts: number[]) => counts.reduce((a, b) => a + b, 0);
     expect(inline[0], 'the first message is heard without a keystroke').toBe(0);
-    expect(total(inline), 'keystrokes to reach every invalid field, one after the other from the submit').toBeLessThan(total(summary));
+    expect(total(inline), 'keystrokes to reach every invalid field, one after the other from the submit').toBeLessThan(
+      total(summary),
+    );
     expect(heardInline, 'each message is heard once').toBe(1);
   });
 });

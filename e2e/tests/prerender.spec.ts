@@ -19,12 +19,34 @@ interface ScreenTexts {
   sections: { card: string };
   next: { title: string };
 }
-const texts = (dir: string, lang: string) => JSON.parse(readFileSync(join(REPO_ROOT, dir, 'public', 'assets', 'i18n', `${lang}.json`), 'utf8')) as ScreenTexts;
+const texts = (dir: string, lang: string) =>
+  JSON.parse(readFileSync(join(REPO_ROOT, dir, 'public', 'assets', 'i18n', `${lang}.json`), 'utf8')) as ScreenTexts;
 /** Each route's page title (the toolbar's h1) and a line of its screen, in a language, from the remote's own texts. */
 const ROUTES = [
-  { path: '/', remote: 'intro', expected: (lang: string) => ({ title: texts('remote-intro', lang).brand, text: texts('remote-intro', lang).headline }) },
-  { path: '/sign-up', remote: 'signup', expected: (lang: string) => ({ title: texts('remote-signup', lang).title, text: texts('remote-signup', lang).sections.card }) },
-  { path: '/thank-you', remote: 'thankyou', expected: (lang: string) => ({ title: texts('remote-thankyou', lang).title, text: texts('remote-thankyou', lang).next.title }) },
+  {
+    path: '/',
+    remote: 'intro',
+    expected: (lang: string) => ({
+      title: texts('remote-intro', lang).brand,
+      text: texts('remote-intro', lang).headline,
+    }),
+  },
+  {
+    path: '/sign-up',
+    remote: 'signup',
+    expected: (lang: string) => ({
+      title: texts('remote-signup', lang).title,
+      text: texts('remote-signup', lang).sections.card,
+    }),
+  },
+  {
+    path: '/thank-you',
+    remote: 'thankyou',
+    expected: (lang: string) => ({
+      title: texts('remote-thankyou', lang).title,
+      text: texts('remote-thankyou', lang).next.title,
+    }),
+  },
 ] as const;
 const LANGUAGES = [
   { lang: 'en', acceptLanguage: 'en-GB,en;q=0.9', dir: 'ltr' },
@@ -32,20 +54,24 @@ const LANGUAGES = [
   { lang: 'ar', acceptLanguage: 'de-DE,ar;q=0.8,en;q=0.5', dir: 'rtl' },
 ] as const;
 
-const pageHtml = async (page: Page, path: string, headers: Record<string, string> = {}) => (await page.request.get(`${HOST_URL}${path}`, { headers })).text();
+const pageHtml = async (page: Page, path: string, headers: Record<string, string> = {}) =>
+  (await page.request.get(`${HOST_URL}${path}`, { headers })).text();
 const h1Of = (html: string) => /<h1[^>]*>([^<]*)<\/h1>/.exec(html)?.[1];
 
 /** Marks the server's DOM before any script runs: the mark surviving shows the page was hydrated, not re-rendered. */
 async function markServerDom(page: Page) {
   await page.addInitScript(() => {
     document.addEventListener('DOMContentLoaded', () => {
-      for (const element of Array.from(document.querySelectorAll('[data-sg-screen] *'))) (element as HTMLElement).dataset.fromServer = '';
+      for (const element of Array.from(document.querySelectorAll('[data-sg-screen] *')))
+        (element as HTMLElement).dataset.fromServer = '';
     });
   });
 }
 
 test.describe('prerendered first screen, composed per request', () => {
-  test('the page of each route carries its screen in the requested language, right-to-left for Arabic, without running a script', async ({ page }) => {
+  test('the page of each route carries its screen in the requested language, right-to-left for Arabic, without running a script', async ({
+    page,
+  }) => {
     for (const route of ROUTES) {
       for (const { lang, acceptLanguage, dir } of LANGUAGES) {
         const html = await pageHtml(page, route.path, { 'Accept-Language': acceptLanguage });
@@ -54,12 +80,16 @@ test.describe('prerendered first screen, composed per request', () => {
         expect(html).toContain(route.expected(lang).text);
         expect(html).toContain(`data-sg-screen="${route.remote}" data-sg-lang="${lang}"`);
         // The screen's stylesheet, through the host (bounded).
-        expect(html).toContain(`<link rel="stylesheet" href="/_screen-files/${route.remote}/__federation_expose_Screen.`);
+        expect(html).toContain(
+          `<link rel="stylesheet" href="/_screen-files/${route.remote}/__federation_expose_Screen.`,
+        );
         expect(html).not.toMatch(/<!--#/); // every directive was processed
       }
     }
     // The cookie that mirrors a stored choice wins over Accept-Language; a refused language (q=0) is skipped.
-    expect(h1Of(await pageHtml(page, '/sign-up', { 'Accept-Language': 'en', Cookie: 'sg_lang=fr' }))).toBe('Inscription');
+    expect(h1Of(await pageHtml(page, '/sign-up', { 'Accept-Language': 'en', Cookie: 'sg_lang=fr' }))).toBe(
+      'Inscription',
+    );
     expect(h1Of(await pageHtml(page, '/sign-up', { 'Accept-Language': 'fr;q=0, ar;q=0.5' }))).toBe('التسجيل');
     // Not a screen: the plain page, in the language, with no fragment.
     const notFound = await pageHtml(page, '/no-such-page', { 'Accept-Language': 'ar' });
@@ -78,7 +108,12 @@ test.describe('prerendered first screen, composed per request', () => {
       const address = node.address();
       const nodeUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
       for (const route of ROUTES) {
-        const variants: Array<Record<string, string>> = [{ 'Accept-Language': 'fr-CA,fr;q=0.9' }, { 'Accept-Language': 'es, ar;q=0.9' }, { Cookie: 'sg_lang=en', 'Accept-Language': 'ar' }, {}];
+        const variants: Array<Record<string, string>> = [
+          { 'Accept-Language': 'fr-CA,fr;q=0.9' },
+          { 'Accept-Language': 'es, ar;q=0.9' },
+          { Cookie: 'sg_lang=en', 'Accept-Language': 'ar' },
+          {},
+        ];
         for (const headers of variants) {
           const fromNginx = await pageHtml(page, route.path, headers);
           const fromNode = await (await page.request.get(`${nodeUrl}${route.path}`, { headers })).text();
@@ -91,14 +126,17 @@ test.describe('prerendered first screen, composed per request', () => {
   });
 
   for (const { lang } of LANGUAGES) {
-    test(`every route hydrates the server's HTML in ${lang}: kept in place, no error or warning, the rest preloads`, async ({ browser }) => {
+    test(`every route hydrates the server's HTML in ${lang}: kept in place, no error or warning, the rest preloads`, async ({
+      browser,
+    }) => {
       const context = await browser.newContext({ locale: lang === 'en' ? 'en-US' : lang });
       try {
         for (const route of ROUTES) {
           const page = await context.newPage();
           const problems: string[] = [];
           page.on('console', (message) => {
-            if (message.type() === 'error' || message.type() === 'warning') problems.push(`${message.type()}: ${message.text()}`);
+            if (message.type() === 'error' || message.type() === 'warning')
+              problems.push(`${message.type()}: ${message.text()}`);
           });
           page.on('pageerror', (error) => problems.push(error.message));
           await markServerDom(page);
@@ -107,7 +145,9 @@ test.describe('prerendered first screen, composed per request', () => {
           await expect(pageTitle(page)).toHaveText(route.expected(lang).title);
           // The title is the server's element, now React's: hydrated, not replaced.
           await expect(pageTitle(page)).toHaveAttribute('data-from-server', '');
-          expect(await pageTitle(page).evaluate((element) => Object.keys(element).some((key) => key.startsWith('__react')))).toBe(true);
+          expect(
+            await pageTitle(page).evaluate((element) => Object.keys(element).some((key) => key.startsWith('__react'))),
+          ).toBe(true);
           expect(await page.locator('html').getAttribute('dir')).toBe(lang === 'ar' ? 'rtl' : 'ltr');
           expect(problems, `${route.path} ${lang}`).toEqual([]);
           await page.close();
@@ -131,7 +171,10 @@ test.describe('prerendered first screen, composed per request', () => {
     await page.goto('/sign-up', { waitUntil: 'commit' });
     await page.getByLabel('First name').pressSequentially('Ada Augusta', { delay: 120 });
     await page.getByLabel('Last name').pressSequentially('Lovelace', { delay: 20 });
-    const hydrated = () => page.getByLabel('First name').evaluate((element) => Object.keys(element).some((key) => key.startsWith('__react')));
+    const hydrated = () =>
+      page
+        .getByLabel('First name')
+        .evaluate((element) => Object.keys(element).some((key) => key.startsWith('__react')));
     expect(await hydrated(), 'typed before hydration').toBe(false);
     await expect.poll(hydrated).toBe(true);
     await expect(page.getByLabel('First name')).toHaveValue('Ada Augusta');
@@ -156,7 +199,13 @@ test.describe('prerendered first screen, composed per request', () => {
     });
     await page.goto('/');
     // The page's own loader runs first (it holds the tap); the app has not run yet.
-    await expect.poll(() => page.evaluate(() => document.querySelector('script[data-app]') !== null && !document.documentElement.dataset.interactive)).toBe(true);
+    await expect
+      .poll(() =>
+        page.evaluate(
+          () => document.querySelector('script[data-app]') !== null && !document.documentElement.dataset.interactive,
+        ),
+      )
+      .toBe(true);
     await page.getByRole('button', { name: 'Get started' }).click();
     expect(await page.evaluate(() => location.pathname), 'nothing happens before the code is there').toBe('/');
     await expect(page).toHaveURL(/\/sign-up$/, { timeout: 15_000 });
@@ -167,7 +216,9 @@ test.describe('prerendered first screen, composed per request', () => {
   test('a remote redeployed with a changed text: the next page shows it, the host untouched', async ({ page }) => {
     test.setTimeout(120_000);
     const changed = 'Thanks a million for signing up!';
-    const variant = buildRemoteVariant('remote-thankyou', 'thankyou-prerender', (dir) => setEnglishText(dir, 'title', changed));
+    const variant = buildRemoteVariant('remote-thankyou', 'thankyou-prerender', (dir) =>
+      setEnglishText(dir, 'title', changed),
+    );
     const thankYouHeading = async () => h1Of(await pageHtml(page, '/thank-you', { 'Accept-Language': 'en' }));
     try {
       deployBuild('thankyou', variant);
@@ -189,7 +240,10 @@ test.describe('prerendered first screen, composed per request', () => {
  * Stands in for a remote's server: fragments answer as `fault` says, every other file comes from
  * the remote's deployed folder, as its nginx serves them.
  */
-async function withFaultyFragments(fault: (respond: (status: number, body: string) => void) => void, run: () => Promise<void>) {
+async function withFaultyFragments(
+  fault: (respond: (status: number, body: string) => void) => void,
+  run: () => Promise<void>,
+) {
   await stopApp('signup');
   const files = await startStaticServer({ root: wwwRoot('signup'), port: 0, corsOrigin: HOST_URL });
   const filesAddress = files.address();
@@ -199,10 +253,13 @@ async function withFaultyFragments(fault: (respond: (status: number, body: strin
       fault((status, body) => res.writeHead(status, { 'Content-Type': 'text/html' }).end(body));
       return;
     }
-    const upstream = httpRequest({ host: '127.0.0.1', port: filesPort, path: req.url, method: req.method, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const upstream = httpRequest(
+      { host: '127.0.0.1', port: filesPort, path: req.url, method: req.method, headers: req.headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     req.pipe(upstream);
   });
   await new Promise<void>((resolve) => front.listen(E2E_PORTS.signup, '127.0.0.1', resolve));
@@ -238,12 +295,20 @@ test.describe('a fragment that cannot be had gives the client-rendered page, wit
     }
   });
 
-  test('built against another contract major: not composed; the page says the screen is being updated, as without prerendering', async ({ page }) => {
+  test('built against another contract major: not composed; the page says the screen is being updated, as without prerendering', async ({
+    page,
+  }) => {
     test.setTimeout(120_000);
     expectConsoleErrors('the incompatible remote is reported on the console');
     const nextMajor = buildRemoteVariant('remote-signup', 'signup-next-major', (dir) => {
       const file = join(dir, 'src', 'exposed-screen.ts');
-      writeFileSync(file, readFileSync(file, 'utf8').replace('contractVersion: CONTRACT_VERSION', 'contractVersion: CONTRACT_VERSION + 1'));
+      writeFileSync(
+        file,
+        readFileSync(file, 'utf8').replace(
+          'contractVersion: CONTRACT_VERSION',
+          'contractVersion: CONTRACT_VERSION + 1',
+        ),
+      );
     });
     // A whole new deployment (as an image replaces the last one): its fragments are under v2/ only.
     const replaceDeployment = (build: string) => {
@@ -263,12 +328,16 @@ test.describe('a fragment that cannot be had gives the client-rendered page, wit
   });
 
   test('failing (500)', async ({ page }) => {
-    await withFaultyFragments((respond) => respond(500, 'Internal Server Error'), () => clientRendered(page));
+    await withFaultyFragments(
+      (respond) => respond(500, 'Internal Server Error'),
+      () => clientRendered(page),
+    );
   });
 
   test(`slower than the bound (${FRAGMENT_TIMEOUT_MS} ms): the page does not wait for it`, async ({ page }) => {
     await withFaultyFragments(
-      (respond) => setTimeout(() => respond(200, '<div data-sg-screen="signup" data-sg-lang="en">too late</div>'), 5_000),
+      (respond) =>
+        setTimeout(() => respond(200, '<div data-sg-screen="signup" data-sg-lang="en">too late</div>'), 5_000),
       async () => {
         const started = Date.now();
         await clientRendered(page);

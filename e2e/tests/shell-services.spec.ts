@@ -1,11 +1,24 @@
 import { devices, type Page } from '@playwright/test';
 import { E2E_PORTS } from '../support/topology';
-import { expect, expectConsoleErrors, pageTitle, test, waitForPreload, useBrowserLanguage, waitForInteractive } from '../support/fixtures';
+import {
+  expect,
+  expectConsoleErrors,
+  pageTitle,
+  test,
+  waitForPreload,
+  useBrowserLanguage,
+  waitForInteractive,
+} from '../support/fixtures';
 
 test.describe('i18n', () => {
   test('each remote’s texts come from its own origin, in the current language', async ({ page }) => {
     const i18nFiles: string[] = [];
-    page.on('request', (request) => request.url().includes('/assets/i18n/') && i18nFiles.push(new URL(request.url()).host + new URL(request.url()).pathname));
+    page.on(
+      'request',
+      (request) =>
+        request.url().includes('/assets/i18n/') &&
+        i18nFiles.push(new URL(request.url()).host + new URL(request.url()).pathname),
+    );
     await page.goto('/');
     await waitForPreload(page);
     for (const port of [E2E_PORTS.host, E2E_PORTS.intro, E2E_PORTS.signup, E2E_PORTS.thankyou]) {
@@ -18,7 +31,9 @@ test.describe('i18n', () => {
 
     test('a missing translation file falls back to English, never to raw keys', async ({ page }) => {
       expectConsoleErrors('a translation file answers 404');
-      await page.route(`http://localhost:${E2E_PORTS.intro}/assets/i18n/fr.json`, (route) => route.fulfill({ status: 404, body: 'missing' }));
+      await page.route(`http://localhost:${E2E_PORTS.intro}/assets/i18n/fr.json`, (route) =>
+        route.fulfill({ status: 404, body: 'missing' }),
+      );
       await page.goto('/');
       await expect(page.locator('html')).toHaveAttribute('lang', 'fr');
       await expect(page.getByRole('heading', { name: 'A gift card that feels special' })).toBeVisible();
@@ -41,9 +56,16 @@ test.describe('i18n', () => {
 });
 
 test.describe('storage', () => {
-  test('reads a draft the old Ionic app stored in IndexedDB (_ionicstorage/_ionickv, structured clone)', async ({ page }) => {
+  test('reads a draft the old Ionic app stored in IndexedDB (_ionicstorage/_ionickv, structured clone)', async ({
+    page,
+  }) => {
     // A blank page on the app's origin, so the fixture writes where the app will read, before it runs.
-    await page.route('**/ionic-fixture', (route) => route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>fixture</title><link rel="icon" href="data:,">' }));
+    await page.route('**/ionic-fixture', (route) =>
+      route.fulfill({
+        contentType: 'text/html',
+        body: '<!doctype html><title>fixture</title><link rel="icon" href="data:,">',
+      }),
+    );
     await page.goto('/ionic-fixture');
     await page.evaluate(async () => {
       // What @ionic/storage (localforage, asyncStorage driver) leaves behind: DB v2, two stores.
@@ -53,7 +75,8 @@ test.describe('storage', () => {
           request.onupgradeneeded = () => {
             const db = request.result;
             if (!db.objectStoreNames.contains('_ionickv')) db.createObjectStore('_ionickv');
-            if (!db.objectStoreNames.contains('local-forage-detect-blob-support')) db.createObjectStore('local-forage-detect-blob-support');
+            if (!db.objectStoreNames.contains('local-forage-detect-blob-support'))
+              db.createObjectStore('local-forage-detect-blob-support');
           };
           request.onsuccess = () => resolve(request.result);
           request.onerror = () => reject(request.error);
@@ -61,7 +84,19 @@ test.describe('storage', () => {
       const db = await open(2);
       await new Promise<void>((resolve, reject) => {
         const tx = db.transaction('_ionickv', 'readwrite');
-        tx.objectStore('_ionickv').put({ values: { firstName: 'Legacy', lastName: 'User', email: 'legacy@example.com', phone: '', cardCode: '', acceptedTerms: false } }, 'signUp.draft');
+        tx.objectStore('_ionickv').put(
+          {
+            values: {
+              firstName: 'Legacy',
+              lastName: 'User',
+              email: 'legacy@example.com',
+              phone: '',
+              cardCode: '',
+              acceptedTerms: false,
+            },
+          },
+          'signUp.draft',
+        );
         tx.objectStore('_ionickv').put('fr', 'language');
         tx.oncomplete = () => resolve();
         tx.onerror = () => reject(tx.error);
@@ -77,7 +112,8 @@ test.describe('storage', () => {
   test('without IndexedDB it falls back to localStorage with Ionic’s key layout', async ({ page }) => {
     await page.addInitScript(() => {
       Object.defineProperty(window, 'indexedDB', { value: undefined });
-      if (!localStorage.getItem('_ionicstorage/_ionickv/language')) localStorage.setItem('_ionicstorage/_ionickv/language', '"ar"');
+      if (!localStorage.getItem('_ionicstorage/_ionickv/language'))
+        localStorage.setItem('_ionicstorage/_ionickv/language', '"ar"');
     });
     await page.goto('/');
     await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
@@ -91,7 +127,11 @@ test.describe('storage', () => {
     expectConsoleErrors('storage is blocked on purpose');
     await page.addInitScript(() => {
       Object.defineProperty(window, 'indexedDB', { value: undefined });
-      Object.defineProperty(window, 'localStorage', { get: () => { throw new DOMException('blocked', 'SecurityError'); } });
+      Object.defineProperty(window, 'localStorage', {
+        get: () => {
+          throw new DOMException('blocked', 'SecurityError');
+        },
+      });
     });
     await page.goto('/');
     await page.getByRole('button', { name: 'Get started' }).click();
@@ -198,7 +238,9 @@ test.describe('swipe back (iOS)', () => {
 });
 
 test.describe('overlays', () => {
-  test('modal: labelled dialog, focus moved in and trapped by the platform, Escape closes and restores focus', async ({ page }) => {
+  test('modal: labelled dialog, focus moved in and trapped by the platform, Escape closes and restores focus', async ({
+    page,
+  }) => {
     await page.goto('/sign-up');
     const opener = page.getByRole('button', { name: 'terms and conditions' });
     await opener.click();

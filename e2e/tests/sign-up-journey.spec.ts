@@ -15,7 +15,9 @@ const LANGUAGES = [
 ] as const;
 
 test.describe('sign-up journey', () => {
-  test('the full journey in English stores a real sign-up and thanks the user by name, also after a reload', async ({ page }) => {
+  test('the full journey in English stores a real sign-up and thanks the user by name, also after a reload', async ({
+    page,
+  }) => {
     const who = person({ firstName: 'Élodie' });
     await page.goto('/');
     await waitForPreload(page); // the preload also fetches the XSRF cookie
@@ -24,7 +26,9 @@ test.describe('sign-up journey', () => {
     await fillSignUp(page, who);
     const statuses: number[] = [];
     page.on('response', (response) => response.url().endsWith('/api/v1/sign-ups') && statuses.push(response.status()));
-    const created = page.waitForResponse((response) => response.url().endsWith('/api/v1/sign-ups') && response.status() === 201);
+    const created = page.waitForResponse(
+      (response) => response.url().endsWith('/api/v1/sign-ups') && response.status() === 201,
+    );
     await page.getByRole('button', { name: 'Sign up' }).click();
     const request = (await created).request();
 
@@ -40,7 +44,10 @@ test.describe('sign-up journey', () => {
 
     await page.reload();
     await expect(page.getByRole('heading', { name: 'Thank you, Élodie!' })).toBeVisible();
-    await expect(page.getByRole('link', { name: /Visit the Special Gift website/ })).toHaveAttribute('href', 'https://www.special-gift.example');
+    await expect(page.getByRole('link', { name: /Visit the Special Gift website/ })).toHaveAttribute(
+      'href',
+      'https://www.special-gift.example',
+    );
 
     // Root navigation: Back cannot return into the finished sign-up.
     await page.goBack();
@@ -65,7 +72,9 @@ test.describe('sign-up journey', () => {
       await fillSignUp(page, person({ firstName: 'Nour' }));
       await page.getByRole('button', { name: language.signup.submit, exact: true }).click();
       await expect(pageTitle(page)).toHaveText(language.thankyou.title);
-      await expect(page.getByRole('heading', { name: language.thankyou.headlineNamed.replace('{{name}}', 'Nour') })).toBeVisible();
+      await expect(
+        page.getByRole('heading', { name: language.thankyou.headlineNamed.replace('{{name}}', 'Nour') }),
+      ).toBeVisible();
 
       // The choice is stored: a reload keeps the language.
       await page.reload();
@@ -126,7 +135,13 @@ test.describe('sign-up journey', () => {
 
   test('a double click submits once', async ({ page }) => {
     const statuses: number[] = [];
-    page.on('response', (response) => response.request().method() === 'POST' && response.url().endsWith('/sign-ups') && statuses.push(response.status()));
+    page.on(
+      'response',
+      (response) =>
+        response.request().method() === 'POST' &&
+        response.url().endsWith('/sign-ups') &&
+        statuses.push(response.status()),
+    );
     await page.goto('/sign-up');
     await fillSignUp(page, person());
     await page.getByRole('button', { name: 'Sign up' }).dblclick();
@@ -136,7 +151,10 @@ test.describe('sign-up journey', () => {
     expect(statuses.filter((status) => status === 403).length).toBeLessThanOrEqual(1);
   });
 
-  test('API down: the alert keeps the form; after the API is back, Retry creates exactly one sign-up', async ({ page, request }) => {
+  test('API down: the alert keeps the form; after the API is back, Retry creates exactly one sign-up', async ({
+    page,
+    request,
+  }) => {
     expectConsoleErrors('the API is stopped');
     const who = person();
     await page.goto('/sign-up');
@@ -161,7 +179,12 @@ test.describe('sign-up journey', () => {
     // Exactly one: the card is now taken, so any other submission for it is refused.
     const xsrf = 'e2e-token';
     const again = await request.post(`${API_URL}/v1/sign-ups`, {
-      headers: { 'Content-Type': 'application/json', 'Idempotency-Key': `e2e-${Date.now()}`, 'X-XSRF-TOKEN': xsrf, Cookie: `XSRF-TOKEN=${xsrf}` },
+      headers: {
+        'Content-Type': 'application/json',
+        'Idempotency-Key': `e2e-${Date.now()}`,
+        'X-XSRF-TOKEN': xsrf,
+        Cookie: `XSRF-TOKEN=${xsrf}`,
+      },
       data: { ...who, acceptedTerms: true },
     });
     expect(again.status()).toBe(409);
@@ -173,7 +196,8 @@ test.describe('sign-up journey', () => {
     const fetched: string[] = [];
     page.on('request', (request) => {
       const type = request.resourceType();
-      if (type === 'script' || type === 'stylesheet' || request.url().includes('/assets/i18n/')) fetched.push(request.url());
+      if (type === 'script' || type === 'stylesheet' || request.url().includes('/assets/i18n/'))
+        fetched.push(request.url());
     });
     await page.getByRole('button', { name: 'Get started' }).click();
     await fillSignUp(page, person());

@@ -47,7 +47,11 @@ describe('IntroScreen', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Language: English' }));
 
     const sheet = screen.getByRole('dialog', { name: 'Choose your language' });
-    expect(within(sheet).getAllByRole('button').map((button) => button.textContent)).toEqual(['English ✓', 'Français', 'العربية', 'Cancel']);
+    expect(
+      within(sheet)
+        .getAllByRole('button')
+        .map((button) => button.textContent),
+    ).toEqual(['English ✓', 'Français', 'العربية', 'Cancel']);
   });
 
   it('switches the language through the shell when another one is chosen', async () => {

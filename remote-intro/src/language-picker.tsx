@@ -24,7 +24,9 @@ export function LanguagePicker() {
     const picked = result.data as Language | undefined;
     if (!isCancelRole(result.role) && picked && picked !== current) {
       // The screen switches even if remembering the choice fails; say so rather than fail silently.
-      await i18n.changeLanguage(picked).catch((error: unknown) => console.warn('[language] the choice could not be stored', error));
+      await i18n
+        .changeLanguage(picked)
+        .catch((error: unknown) => console.warn('[language] the choice could not be stored', error));
     }
   };
 
@@ -32,7 +34,12 @@ export function LanguagePicker() {
     <button type="button" className="intro-language" onClick={() => void choose()}>
       <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true" focusable="false">
         <circle cx="12" cy="12" r="9" fill="none" stroke="currentColor" strokeWidth="1.8" />
-        <path d="M3 12h18M12 3c2.8 3 2.8 15 0 18M12 3c-2.8 3-2.8 15 0 18" fill="none" stroke="currentColor" strokeWidth="1.8" />
+        <path
+          d="M3 12h18M12 3c2.8 3 2.8 15 0 18M12 3c-2.8 3-2.8 15 0 18"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="1.8"
+        />
       </svg>
       {/* The visible code is short; screen readers get the full "Language: English". */}
       <span className="intro-language__code" aria-hidden="true">

@@ -11,7 +11,12 @@ import { EMPTY_VALUES } from './sign-up-values';
 const resources = { en: { signup: en } };
 const CARD = VALID_TEST_CARD_CODES[0];
 const CARD_GROUPED = '4111 1111 1111 1111';
-const created: SignUpResult = { firstName: 'Ada', email: 'ada@example.com', cardLast4: '1111', createdAt: '2025-01-02T03:04:05.000Z' };
+const created: SignUpResult = {
+  firstName: 'Ada',
+  email: 'ada@example.com',
+  cardLast4: '1111',
+  createdAt: '2025-01-02T03:04:05.000Z',
+};
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 const field = {
@@ -95,7 +100,9 @@ describe('SignUpScreen: the form', () => {
     await user.type(field.cardCode(), '4111 1111');
     await user.tab();
     expect(field.email()).toHaveAccessibleDescription(en.errors.email.invalid_email);
-    expect(field.cardCode()).toHaveAccessibleDescription(`${en.hints.cardCode} ${en.errors.cardCode.invalid_card_code}`);
+    expect(field.cardCode()).toHaveAccessibleDescription(
+      `${en.hints.cardCode} ${en.errors.cardCode.invalid_card_code}`,
+    );
   });
 
   it('explains control and text-direction characters pasted into a name', async () => {
@@ -210,7 +217,14 @@ describe('SignUpScreen: submitting', () => {
     expect(shell.http.post).toHaveBeenCalledTimes(1);
     expect(shell.http.post).toHaveBeenCalledWith(
       'sign-ups',
-      { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', phone: undefined, cardCode: CARD_GROUPED, acceptedTerms: true },
+      {
+        firstName: 'Ada',
+        lastName: 'Lovelace',
+        email: 'ada@example.com',
+        phone: undefined,
+        cardCode: CARD_GROUPED,
+        acceptedTerms: true,
+      },
       { headers: { 'Idempotency-Key': expect.stringMatching(UUID) } },
     );
     expect(shell.storage.data.get(SIGN_UP_RESULT_STORAGE_KEY)).toEqual(created);
@@ -277,7 +291,9 @@ describe('SignUpScreen: submitting', () => {
 
     // A slow device: the draft write before the POST takes a while.
     const pendingWrites: Array<() => void> = [];
-    shell.storage.set.mockImplementation((_key: string, value: unknown) => new Promise((resolve) => pendingWrites.push(() => resolve(value))));
+    shell.storage.set.mockImplementation(
+      (_key: string, value: unknown) => new Promise((resolve) => pendingWrites.push(() => resolve(value))),
+    );
     const form = view.container.querySelector('form');
     if (!form) throw new Error('no form');
     fireEvent.submit(form);
@@ -298,13 +314,21 @@ describe('SignUpScreen: failures', () => {
     const user = fastUser();
     const shell = createTestShell();
     shell.http.post.mockRejectedValueOnce(
-      apiError(409, { error: { code: 'card_already_registered', message: 'Card already registered', fields: { cardCode: 'already_registered' } } }),
+      apiError(409, {
+        error: {
+          code: 'card_already_registered',
+          message: 'Card already registered',
+          fields: { cardCode: 'already_registered' },
+        },
+      }),
     );
     await renderSignUp(shell);
     await fillValidForm(user);
 
     await user.click(submitButton());
-    await waitFor(() => expect(field.cardCode()).toHaveAccessibleDescription(`${en.hints.cardCode} This card is already registered.`));
+    await waitFor(() =>
+      expect(field.cardCode()).toHaveAccessibleDescription(`${en.hints.cardCode} This card is already registered.`),
+    );
     expect(field.cardCode()).toHaveAttribute('aria-invalid', 'true');
     expect(field.cardCode()).toHaveFocus();
     expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
@@ -322,7 +346,11 @@ describe('SignUpScreen: failures', () => {
     await user.click(submitButton());
     const alert = await screen.findByRole('alertdialog', { name: 'We couldn’t sign you up' });
     expect(alert).toHaveAccessibleDescription(en.failure.network);
-    expect(within(alert).getAllByRole('button').map((button) => button.textContent)).toEqual(['Cancel', 'Retry']);
+    expect(
+      within(alert)
+        .getAllByRole('button')
+        .map((button) => button.textContent),
+    ).toEqual(['Cancel', 'Retry']);
 
     await user.click(within(alert).getByRole('button', { name: 'Cancel' }));
     expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
@@ -338,7 +366,9 @@ describe('SignUpScreen: failures', () => {
   it('Retry posts again with the same idempotency key', async () => {
     const user = fastUser();
     const shell = createTestShell();
-    shell.http.post.mockRejectedValueOnce(new HttpError('timeout', 'POST sign-ups timed out')).mockResolvedValueOnce(created);
+    shell.http.post
+      .mockRejectedValueOnce(new HttpError('timeout', 'POST sign-ups timed out'))
+      .mockResolvedValueOnce(created);
     await renderSignUp(shell);
     await fillValidForm(user);
 
@@ -379,8 +409,16 @@ describe('SignUpScreen: failures', () => {
 
   it.each([
     ['a server error', apiError(503, { error: { code: 'not_ready', message: 'Down' } }), en.failure.server],
-    ['a rejection without field errors', apiError(400, { error: { code: 'bad_request', message: 'No' } }), en.failure.rejected],
-    ['too many attempts', apiError(429, { error: { code: 'rate_limited', message: 'Slow down' } }), en.failure.rate_limited],
+    [
+      'a rejection without field errors',
+      apiError(400, { error: { code: 'bad_request', message: 'No' } }),
+      en.failure.rejected,
+    ],
+    [
+      'too many attempts',
+      apiError(429, { error: { code: 'rate_limited', message: 'Slow down' } }),
+      en.failure.rate_limited,
+    ],
     ['an aborted request', new HttpError('aborted', 'aborted'), en.failure.network],
     ['an unexpected error', new Error('boom'), en.failure.server],
   ])('words %s for the user', async (_, error, message) => {
@@ -391,7 +429,9 @@ describe('SignUpScreen: failures', () => {
     await fillValidForm(user);
 
     await user.click(submitButton());
-    expect(await screen.findByRole('alertdialog', { name: 'We couldn’t sign you up' })).toHaveAccessibleDescription(message);
+    expect(await screen.findByRole('alertdialog', { name: 'We couldn’t sign you up' })).toHaveAccessibleDescription(
+      message,
+    );
   });
 });
 
@@ -427,7 +467,9 @@ describe('SignUpScreen: the draft', () => {
     await user.type(field.firstName(), 'Ada');
     await user.type(field.email(), 'ada@example.com');
     await user.click(field.consent());
-    await waitFor(() => expect(draftOf(shell)?.values).toMatchObject({ firstName: 'Ada', email: 'ada@example.com', acceptedTerms: true }));
+    await waitFor(() =>
+      expect(draftOf(shell)?.values).toMatchObject({ firstName: 'Ada', email: 'ada@example.com', acceptedTerms: true }),
+    );
     first.unmount();
 
     await renderSignUp(shell);
@@ -446,7 +488,11 @@ describe('SignUpScreen: the draft', () => {
   });
 
   it('keeps only the well-typed values of a malformed draft', async () => {
-    await renderSignUp(createTestShell({ storage: { [DRAFT_STORAGE_KEY]: { values: { firstName: 42, lastName: 'Lovelace', acceptedTerms: 'yes' } } } }));
+    await renderSignUp(
+      createTestShell({
+        storage: { [DRAFT_STORAGE_KEY]: { values: { firstName: 42, lastName: 'Lovelace', acceptedTerms: 'yes' } } },
+      }),
+    );
     expect(field.firstName()).toHaveValue('');
     expect(field.lastName()).toHaveValue('Lovelace');
     expect(field.consent()).not.toBeChecked();
@@ -529,7 +575,9 @@ describe('SignUpScreen: help and terms', () => {
     const user = fastUser();
     await renderSignUp();
     await user.click(screen.getByRole('button', { name: 'terms and conditions' }));
-    await user.click(within(screen.getByRole('dialog', { name: 'Terms and conditions' })).getByRole('button', { name: 'Close' }));
+    await user.click(
+      within(screen.getByRole('dialog', { name: 'Terms and conditions' })).getByRole('button', { name: 'Close' }),
+    );
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     expect(field.consent()).not.toBeChecked();
   });

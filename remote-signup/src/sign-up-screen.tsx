@@ -1,4 +1,14 @@
-import { BackButton, Button, CheckboxField, Page, TextField, useOverlays, type SignUpErrorCode, type SignUpField, useTranslation } from '@special-gift/shared';
+import {
+  BackButton,
+  Button,
+  CheckboxField,
+  Page,
+  TextField,
+  useOverlays,
+  type SignUpErrorCode,
+  type SignUpField,
+  useTranslation,
+} from '@special-gift/shared';
 import type { FormEvent, MouseEvent } from 'react';
 import { NAME_MAX_LENGTH } from '@special-gift/shared/validation';
 import { CardCodeHelp } from './card-code-help';
@@ -34,7 +44,10 @@ export function SignUpScreen() {
   });
 
   const openTerms = async () => {
-    const { role } = await overlays.modal({ title: t('terms.title'), render: (dismiss) => <TermsContent onAccept={() => dismiss(undefined, 'confirm')} /> });
+    const { role } = await overlays.modal({
+      title: t('terms.title'),
+      render: (dismiss) => <TermsContent onAccept={() => dismiss(undefined, 'confirm')} />,
+    });
     if (role === 'confirm') form.change('acceptedTerms', true);
   };
   const openCardHelp = (event: MouseEvent<HTMLButtonElement>) => {
@@ -51,10 +64,34 @@ export function SignUpScreen() {
       <form className="signup__form" noValidate onSubmit={onSubmit} aria-busy={!form.ready || undefined}>
         <fieldset className="signup__group">
           <legend className="signup__legend">{t('sections.you')}</legend>
-          <TextField {...text('firstName')} label={t('fields.firstName')} autoComplete="given-name" maxLength={NAME_INPUT_MAX_LENGTH} />
-          <TextField {...text('lastName')} label={t('fields.lastName')} autoComplete="family-name" maxLength={NAME_INPUT_MAX_LENGTH} />
-          <TextField {...text('email')} label={t('fields.email')} type="email" inputMode="email" autoComplete="email" spellCheck={false} />
-          <TextField {...text('phone')} label={t('fields.phone')} type="tel" inputMode="tel" autoComplete="tel" hint={t('hints.phone')} />
+          <TextField
+            {...text('firstName')}
+            label={t('fields.firstName')}
+            autoComplete="given-name"
+            maxLength={NAME_INPUT_MAX_LENGTH}
+          />
+          <TextField
+            {...text('lastName')}
+            label={t('fields.lastName')}
+            autoComplete="family-name"
+            maxLength={NAME_INPUT_MAX_LENGTH}
+          />
+          <TextField
+            {...text('email')}
+            label={t('fields.email')}
+            type="email"
+            inputMode="email"
+            autoComplete="email"
+            spellCheck={false}
+          />
+          <TextField
+            {...text('phone')}
+            label={t('fields.phone')}
+            type="tel"
+            inputMode="tel"
+            autoComplete="tel"
+            hint={t('hints.phone')}
+          />
         </fieldset>
         <fieldset className="signup__group">
           <legend className="signup__legend">{t('sections.card')}</legend>
@@ -72,7 +109,11 @@ export function SignUpScreen() {
               </button>
             }
           />
-          <ScanCardButton cardFieldId={fieldId('cardCode')} nextFieldId={fieldId('acceptedTerms')} onScanned={form.fillCardCode} />
+          <ScanCardButton
+            cardFieldId={fieldId('cardCode')}
+            nextFieldId={fieldId('acceptedTerms')}
+            onScanned={form.fillCardCode}
+          />
         </fieldset>
         <CheckboxField
           id={fieldId('acceptedTerms')}

@@ -10,7 +10,14 @@ export interface SignUpValues {
   acceptedTerms: boolean;
 }
 
-export const EMPTY_VALUES: SignUpValues = { firstName: '', lastName: '', email: '', phone: '', cardCode: '', acceptedTerms: false };
+export const EMPTY_VALUES: SignUpValues = {
+  firstName: '',
+  lastName: '',
+  email: '',
+  phone: '',
+  cardCode: '',
+  acceptedTerms: false,
+};
 
 export function hasAnyValue(values: SignUpValues): boolean {
   return Object.values(values).some((value) => (typeof value === 'string' ? value.trim() !== '' : value));

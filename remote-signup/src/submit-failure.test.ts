@@ -4,7 +4,14 @@ import { classifySubmitFailure } from './submit-failure';
 
 // `fields` as a string record: a newer API may name a field this form does not have.
 const http = (status: number, code?: ApiErrorCode, fields?: Record<string, string>) =>
-  new HttpError('http', `HTTP ${status}`, status, code ? { error: { code, message: 'm', ...(fields ? { fields: fields as ApiErrorBody['error']['fields'] } : {}) } } : undefined);
+  new HttpError(
+    'http',
+    `HTTP ${status}`,
+    status,
+    code
+      ? { error: { code, message: 'm', ...(fields ? { fields: fields as ApiErrorBody['error']['fields'] } : {}) } }
+      : undefined,
+  );
 
 describe('classifySubmitFailure', () => {
   it('asks for a new idempotency key when the key was used for other values', () => {
@@ -12,7 +19,11 @@ describe('classifySubmitFailure', () => {
   });
 
   it('puts field errors the form knows on their fields, and drops fields it does not have', () => {
-    expect(classifySubmitFailure(http(409, 'card_already_registered', { cardCode: 'already_registered', nickname: 'too_long' }))).toEqual({
+    expect(
+      classifySubmitFailure(
+        http(409, 'card_already_registered', { cardCode: 'already_registered', nickname: 'too_long' }),
+      ),
+    ).toEqual({
       kind: 'fields',
       errors: { cardCode: 'already_registered' },
     });

@@ -23,7 +23,9 @@ export function classifySubmitFailure(error: unknown): SubmitFailure {
   if (error.body?.error.code === 'idempotency_key_reused') return { kind: 'new-key' };
   if (error.kind !== 'http') return { kind: 'alert', reason: error.kind === 'timeout' ? 'timeout' : 'network' };
   const fields = error.body?.error.fields ?? {};
-  const errors = Object.fromEntries(Object.entries(fields).filter(([field]) => (SIGN_UP_FIELDS as readonly string[]).includes(field))) as SignUpErrors;
+  const errors = Object.fromEntries(
+    Object.entries(fields).filter(([field]) => (SIGN_UP_FIELDS as readonly string[]).includes(field)),
+  ) as SignUpErrors;
   if (Object.keys(errors).length > 0) return { kind: 'fields', errors };
   return { kind: 'alert', reason: httpFailureReason(error.status ?? 500) };
 }

@@ -18,7 +18,6 @@ import { classifySubmitFailure } from './submit-failure';
 import { clearDraft, readDraft, writeDraft } from './sign-up-draft';
 import { EMPTY_VALUES, fieldId, hasAnyValue, type SignUpValues } from './sign-up-values';
 
-
 const DRAFT_SAVE_DELAY_MS = 300;
 /** A failed draft save is said for longer than a passing toast: the user may need to act on it. */
 const DRAFT_SAVE_FAILED_TOAST_MS = 6000;
@@ -153,7 +152,12 @@ export function useSignUpForm() {
           { ...values, phone: values.phone.trim() === '' ? undefined : values.phone },
           { headers: { 'Idempotency-Key': key } },
         );
-        const result: SignUpResult = { firstName: created.firstName, email: created.email, cardLast4: created.cardLast4, createdAt: created.createdAt };
+        const result: SignUpResult = {
+          firstName: created.firstName,
+          email: created.email,
+          cardLast4: created.cardLast4,
+          createdAt: created.createdAt,
+        };
         await storage.set(SIGN_UP_RESULT_STORAGE_KEY, result).catch(() => undefined);
         await clearDraft(storage).catch(() => undefined);
         navigation.root('/thank-you');

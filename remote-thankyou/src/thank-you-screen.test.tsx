@@ -6,7 +6,12 @@ import en from '../public/assets/i18n/en.json';
 import { ThankYouScreen } from './thank-you-screen';
 
 const resources = { en: { thankyou: en } };
-const result: SignUpResult = { firstName: 'Ada', email: 'ada@example.com', cardLast4: '1111', createdAt: '2025-01-02T03:04:05.000Z' };
+const result: SignUpResult = {
+  firstName: 'Ada',
+  email: 'ada@example.com',
+  cardLast4: '1111',
+  createdAt: '2025-01-02T03:04:05.000Z',
+};
 
 function renderThankYou(shell: TestShell = createTestShell()) {
   return renderWithShell(<ThankYouScreen />, { shell, resources });
@@ -16,7 +21,9 @@ describe('ThankYouScreen', () => {
   it('thanks the user by first name with the card and email of the stored sign-up', async () => {
     renderThankYou(createTestShell({ storage: { [SIGN_UP_RESULT_STORAGE_KEY]: result } }));
     expect(await screen.findByRole('heading', { level: 2, name: 'Thank you, Ada!' })).toBeInTheDocument();
-    expect(screen.getByText('Your card ending in 1111 is registered. We’ve sent a confirmation to ada@example.com.')).toBeInTheDocument();
+    expect(
+      screen.getByText('Your card ending in 1111 is registered. We’ve sent a confirmation to ada@example.com.'),
+    ).toBeInTheDocument();
   });
 
   it('is busy, without a headline, while the sign-up is read', async () => {
@@ -79,7 +86,9 @@ describe('ThankYouScreen', () => {
     await waitFor(() => expect(shell.navigation.root).toHaveBeenCalledWith('/'));
     expect(shell.storage.remove).toHaveBeenCalledWith(SIGN_UP_RESULT_STORAGE_KEY);
     expect(shell.storage.data.has(SIGN_UP_RESULT_STORAGE_KEY)).toBe(false);
-    expect(shell.storage.remove.mock.invocationCallOrder[0]).toBeLessThan(shell.navigation.root.mock.invocationCallOrder[0] ?? 0);
+    expect(shell.storage.remove.mock.invocationCallOrder[0]).toBeLessThan(
+      shell.navigation.root.mock.invocationCallOrder[0] ?? 0,
+    );
   });
 
   it('Done still leaves the flow when the sign-up cannot be removed', async () => {

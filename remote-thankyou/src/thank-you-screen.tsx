@@ -1,4 +1,12 @@
-import { Button, Page, SIGN_UP_RESULT_STORAGE_KEY, useNavigation, useShellConfig, useStorage, useTranslation } from '@special-gift/shared';
+import {
+  Button,
+  Page,
+  SIGN_UP_RESULT_STORAGE_KEY,
+  useNavigation,
+  useShellConfig,
+  useStorage,
+  useTranslation,
+} from '@special-gift/shared';
 import { useSignUpResult } from './use-sign-up-result';
 import './thank-you-screen.css';
 
@@ -17,11 +25,25 @@ export function ThankYouScreen() {
   };
 
   return (
-    <Page title={t('title')} footer={<Button expand onClick={() => void done()}>{t('done')}</Button>}>
+    <Page
+      title={t('title')}
+      footer={
+        <Button expand onClick={() => void done()}>
+          {t('done')}
+        </Button>
+      }
+    >
       <section className="thankyou" aria-busy={result === undefined || undefined}>
         <div className="thankyou__badge" aria-hidden="true">
           <svg viewBox="0 0 48 48" width="48" height="48" focusable="false">
-            <path d="M14 25l7 7 13-15" fill="none" stroke="currentColor" strokeWidth="4" strokeLinecap="round" strokeLinejoin="round" />
+            <path
+              d="M14 25l7 7 13-15"
+              fill="none"
+              stroke="currentColor"
+              strokeWidth="4"
+              strokeLinecap="round"
+              strokeLinejoin="round"
+            />
           </svg>
         </div>
         {result === undefined ? (
@@ -33,8 +55,12 @@ export function ThankYouScreen() {
           </div>
         ) : (
           <>
-            <h2 className="thankyou__headline">{result ? t('headlineNamed', { name: result.firstName }) : t('headlineGeneric')}</h2>
-            <p className="thankyou__lead">{result ? t('leadNamed', { email: result.email, last4: result.cardLast4 }) : t('leadGeneric')}</p>
+            <h2 className="thankyou__headline">
+              {result ? t('headlineNamed', { name: result.firstName }) : t('headlineGeneric')}
+            </h2>
+            <p className="thankyou__lead">
+              {result ? t('leadNamed', { email: result.email, last4: result.cardLast4 }) : t('leadGeneric')}
+            </p>
           </>
         )}
         <h3 className="thankyou__next-title">{t('next.title')}</h3>

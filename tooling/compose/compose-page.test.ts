@@ -1,21 +1,50 @@
 import { createPageComposer, createScreenFiles, pageVariables, remoteBase } from './compose-page';
 import { FRAGMENT_CACHE_SECONDS, FRAGMENT_TIMEOUT_MS, toPageTemplate } from './composition';
 
-const INDEX = '<!doctype html><html lang=en dir=ltr><head><title>Special Gift</title><script defer src=/main.1.js></script></head><body><div id=root></div></body></html>';
+const INDEX =
+  '<!doctype html><html lang=en dir=ltr><head><title>Special Gift</title><script defer src=/main.1.js></script></head><body><div id=root></div></body></html>';
 const TEMPLATE = toPageTemplate(INDEX, 1, '/page-loader.1.js');
-const REMOTES = { intro: 'http://intro.test/remoteEntry.js', signup: 'http://cdn.test/signup/remoteEntry.js', thankyou: 'http://thanks.test/remoteEntry.js' };
-const FRAGMENT = '<link rel="stylesheet" href="<!--# echo var="sg_screen_files" -->/screen.css"><div data-sg-screen="signup">Bonjour</div>';
+const REMOTES = {
+  intro: 'http://intro.test/remoteEntry.js',
+  signup: 'http://cdn.test/signup/remoteEntry.js',
+  thankyou: 'http://thanks.test/remoteEntry.js',
+};
+const FRAGMENT =
+  '<link rel="stylesheet" href="<!--# echo var="sg_screen_files" -->/screen.css"><div data-sg-screen="signup">Bonjour</div>';
 
 function composer(respond: (url: string, signal: AbortSignal) => Promise<Response>, clock = { now: 0 }) {
-  const fetch = jest.fn((url: string | URL | Request, init?: RequestInit) => respond(String(url), init?.signal as AbortSignal));
-  return { fetch, compose: createPageComposer({ template: async () => TEMPLATE, remotes: REMOTES, defaultLanguage: 'en', fetch: fetch as unknown as typeof globalThis.fetch, now: () => clock.now }) };
+  const fetch = jest.fn((url: string | URL | Request, init?: RequestInit) =>
+    respond(String(url), init?.signal as AbortSignal),
+  );
+  return {
+    fetch,
+    compose: createPageComposer({
+      template: async () => TEMPLATE,
+      remotes: REMOTES,
+      defaultLanguage: 'en',
+      fetch: fetch as unknown as typeof globalThis.fetch,
+      now: () => clock.now,
+    }),
+  };
 }
 
 describe('pageVariables', () => {
   it("chooses the route's remote and the language: cookie, then Accept-Language, then the default", () => {
-    expect(pageVariables({ path: '/sign-up', acceptLanguage: 'fr-CA,fr;q=0.9' }, 'en')).toEqual({ sg_screen: 'signup', sg_lang: 'fr', sg_dir: 'ltr' });
-    expect(pageVariables({ path: '/', cookieHeader: 'a=1; sg_lang=ar', acceptLanguage: 'fr' }, 'en')).toEqual({ sg_screen: 'intro', sg_lang: 'ar', sg_dir: 'rtl' });
-    expect(pageVariables({ path: '/nope', cookieHeader: 'sg_lang=de', acceptLanguage: 'de, es' }, 'fr')).toEqual({ sg_screen: '', sg_lang: 'fr', sg_dir: 'ltr' });
+    expect(pageVariables({ path: '/sign-up', acceptLanguage: 'fr-CA,fr;q=0.9' }, 'en')).toEqual({
+      sg_screen: 'signup',
+      sg_lang: 'fr',
+      sg_dir: 'ltr',
+    });
+    expect(pageVariables({ path: '/', cookieHeader: 'a=1; sg_lang=ar', acceptLanguage: 'fr' }, 'en')).toEqual({
+      sg_screen: 'intro',
+      sg_lang: 'ar',
+      sg_dir: 'rtl',
+    });
+    expect(pageVariables({ path: '/nope', cookieHeader: 'sg_lang=de', acceptLanguage: 'de, es' }, 'fr')).toEqual({
+      sg_screen: '',
+      sg_lang: 'fr',
+      sg_dir: 'ltr',
+    });
     expect(pageVariables({ path: '/thank-you', acceptLanguage: 'fr;q=0, ar;q=0.2' }, 'en').sg_lang).toBe('ar');
   });
 
@@ -30,11 +59,17 @@ describe('createPageComposer', () => {
     const page = await compose({ path: '/sign-up', acceptLanguage: 'fr' });
     expect(fetch).toHaveBeenCalledWith('http://cdn.test/signup/prerender/v1/fr.html', expect.anything());
     expect(page).toContain('<html lang="fr" dir="ltr">');
-    expect(page).toContain('<div id="root"><div class="sg-shell-page sg-shell-page--root"><link rel="stylesheet" href="/_screen-files/signup/screen.css"><div data-sg-screen="signup">Bonjour</div></div></div>');
+    expect(page).toContain(
+      '<div id="root"><div class="sg-shell-page sg-shell-page--root"><link rel="stylesheet" href="/_screen-files/signup/screen.css"><div data-sg-screen="signup">Bonjour</div></div></div>',
+    );
   });
 
   it('sends the page without the fragment when it is missing, fails or is refused', async () => {
-    for (const respond of [async () => new Response('Not found', { status: 404 }), async () => new Response('oops', { status: 500 }), () => Promise.reject(new TypeError('fetch failed'))]) {
+    for (const respond of [
+      async () => new Response('Not found', { status: 404 }),
+      async () => new Response('oops', { status: 500 }),
+      () => Promise.reject(new TypeError('fetch failed')),
+    ]) {
       const page = await composer(respond).compose({ path: '/sign-up' });
       expect(page).toContain('<div id="root"><div class="sg-shell-page sg-shell-page--root"></div></div>');
     }
@@ -85,21 +120,44 @@ describe('createPageComposer', () => {
 
 describe('createScreenFiles (a remote file through the host)', () => {
   const files = (respond: (url: string, signal: AbortSignal) => Promise<Response>) => {
-    const fetch = jest.fn((url: string | URL | Request, init?: RequestInit) => respond(String(url), init?.signal as AbortSignal));
-    return { fetch, screenFile: createScreenFiles({ remotes: REMOTES, fetch: fetch as unknown as typeof globalThis.fetch }) };
+    const fetch = jest.fn((url: string | URL | Request, init?: RequestInit) =>
+      respond(String(url), init?.signal as AbortSignal),
+    );
+    return {
+      fetch,
+      screenFile: createScreenFiles({ remotes: REMOTES, fetch: fetch as unknown as typeof globalThis.fetch }),
+    };
   };
 
   it("passes the remote's file through, with its type and caching", async () => {
-    const { screenFile, fetch } = files(async () => new Response('.a{}', { status: 200, headers: { 'Content-Type': 'text/css', 'Cache-Control': 'public, max-age=31536000, immutable' } }));
+    const { screenFile, fetch } = files(
+      async () =>
+        new Response('.a{}', {
+          status: 200,
+          headers: { 'Content-Type': 'text/css', 'Cache-Control': 'public, max-age=31536000, immutable' },
+        }),
+    );
     const answer = await screenFile('signup', '__federation_expose_Screen.1234abcd.css');
-    expect(fetch).toHaveBeenCalledWith('http://cdn.test/signup/__federation_expose_Screen.1234abcd.css', expect.anything());
-    expect(answer).toMatchObject({ status: 200, contentType: 'text/css', cacheControl: 'public, max-age=31536000, immutable' });
+    expect(fetch).toHaveBeenCalledWith(
+      'http://cdn.test/signup/__federation_expose_Screen.1234abcd.css',
+      expect.anything(),
+    );
+    expect(answer).toMatchObject({
+      status: 200,
+      contentType: 'text/css',
+      cacheControl: 'public, max-age=31536000, immutable',
+    });
     expect(new TextDecoder().decode(answer.body)).toBe('.a{}');
   });
 
   it('answers an empty 204 when the remote fails or passes the bound: a stylesheet never holds the page', async () => {
-    expect((await files(async () => new Response('no', { status: 500 })).screenFile('intro', 'a.css')).status).toBe(204);
-    const hung = files((_url, signal) => new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(signal.reason as Error))));
+    expect((await files(async () => new Response('no', { status: 500 })).screenFile('intro', 'a.css')).status).toBe(
+      204,
+    );
+    const hung = files(
+      (_url, signal) =>
+        new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(signal.reason as Error))),
+    );
     expect((await hung.screenFile('intro', 'a.css')).status).toBe(204);
   });
 

@@ -1,7 +1,14 @@
 import { isLanguage, type Language } from '@special-gift/shared';
 import { acceptedLanguages, chooseLanguage, LANGUAGE_COOKIE, textDirection } from '@special-gift/shared/composition';
 import { REMOTES, type RemoteName } from '../remotes';
-import { FRAGMENT_CACHE_SECONDS, FRAGMENT_TIMEOUT_MS, fragmentFile, PAGE_VARIABLES, SCREEN_FILES_PREFIX, SCREEN_INCLUDE_PREFIX } from './composition';
+import {
+  FRAGMENT_CACHE_SECONDS,
+  FRAGMENT_TIMEOUT_MS,
+  fragmentFile,
+  PAGE_VARIABLES,
+  SCREEN_FILES_PREFIX,
+  SCREEN_INCLUDE_PREFIX,
+} from './composition';
 import { renderSsi } from './ssi';
 
 export interface PageRequest {
@@ -21,7 +28,11 @@ function cookieValue(header: string | undefined, name: string): string | undefin
 
 /** The composition's variables for one request: the route's remote and the page's language. */
 export function pageVariables(request: PageRequest, defaultLanguage: Language): Record<string, string> {
-  const language = chooseLanguage(cookieValue(request.cookieHeader, LANGUAGE_COOKIE), acceptedLanguages(request.acceptLanguage), defaultLanguage);
+  const language = chooseLanguage(
+    cookieValue(request.cookieHeader, LANGUAGE_COOKIE),
+    acceptedLanguages(request.acceptLanguage),
+    defaultLanguage,
+  );
   return {
     [PAGE_VARIABLES.screen]: REMOTES.find((remote) => remote.route === request.path)?.name ?? '',
     [PAGE_VARIABLES.language]: language,
@@ -80,8 +91,6 @@ export function createPageComposer(options: PageComposerOptions) {
   };
 }
 
-
-
 export interface ScreenFile {
   readonly status: number;
   readonly contentType?: string;
@@ -98,7 +107,8 @@ export function createScreenFiles(options: { remotes: Readonly<Record<RemoteName
   const fetchImpl = options.fetch ?? fetch;
   const empty: ScreenFile = { status: 204, body: new Uint8Array() };
   return async function screenFile(remote: string, file: string): Promise<ScreenFile> {
-    if (!(remote in options.remotes) || !/^[A-Za-z0-9._/-]+$/.test(file) || file.split('/').includes('..')) return { status: 404, body: new Uint8Array() };
+    if (!(remote in options.remotes) || !/^[A-Za-z0-9._/-]+$/.test(file) || file.split('/').includes('..'))
+      return { status: 404, body: new Uint8Array() };
     const url = `${remoteBase(options.remotes[remote as RemoteName])}/${file}`;
     const answer = await fetchWithinBound(fetchImpl, url, async (response) => ({
       status: 200,
@@ -114,7 +124,11 @@ export function createScreenFiles(options: { remotes: Readonly<Record<RemoteName
  * What `read` makes of a remote's 200 answer within the bound (the body's reading included), or
  * undefined for anything else: refused, reset, another status, past the bound.
  */
-async function fetchWithinBound<T>(fetchImpl: typeof fetch, url: string, read: (response: Response) => Promise<T>): Promise<T | undefined> {
+async function fetchWithinBound<T>(
+  fetchImpl: typeof fetch,
+  url: string,
+  read: (response: Response) => Promise<T>,
+): Promise<T | undefined> {
   try {
     const response = await fetchImpl(url, { signal: AbortSignal.timeout(FRAGMENT_TIMEOUT_MS) });
     if (response.status !== 200) return undefined;

@@ -1,7 +1,8 @@
 import { toPageTemplate } from './composition';
 
 describe('toPageTemplate', () => {
-  const INDEX = '<!doctype html><html lang=en dir=ltr><head><title>x</title><script defer src=/main.abc.js></script></head><body><div id=root></div></body></html>';
+  const INDEX =
+    '<!doctype html><html lang=en dir=ltr><head><title>x</title><script defer src=/main.abc.js></script></head><body><div id=root></div></body></html>';
 
   it("puts the page's language and the route's fragment, under the host's contract major, in the built page", () => {
     const template = toPageTemplate(INDEX, 3, '/page-loader.def.js');
@@ -13,12 +14,18 @@ describe('toPageTemplate', () => {
 
   it('starts the app through the page loader, the app preloaded meanwhile', () => {
     const template = toPageTemplate(INDEX, 3, '/page-loader.def.js');
-    expect(template).toContain('<link rel="preload" href="/main.abc.js" as="script"><script defer src="/page-loader.def.js" data-app="/main.abc.js"></script>');
+    expect(template).toContain(
+      '<link rel="preload" href="/main.abc.js" as="script"><script defer src="/page-loader.def.js" data-app="/main.abc.js"></script>',
+    );
     expect(template.match(/<script/g)).toHaveLength(1);
   });
 
   it('refuses a page it cannot compose rather than write one without the screen', () => {
-    expect(() => toPageTemplate('<html><body><main></main></body></html>', 1, '/l.js')).toThrow('index.html must contain');
-    expect(() => toPageTemplate(INDEX.replace(/<script.*<\/script>/, ''), 1, '/l.js')).toThrow("the app's deferred script");
+    expect(() => toPageTemplate('<html><body><main></main></body></html>', 1, '/l.js')).toThrow(
+      'index.html must contain',
+    );
+    expect(() => toPageTemplate(INDEX.replace(/<script.*<\/script>/, ''), 1, '/l.js')).toThrow(
+      "the app's deferred script",
+    );
   });
 });

@@ -22,7 +22,8 @@ export const FRAGMENT_TIMEOUT_MS = 300;
 export const FRAGMENT_CACHE_SECONDS = 1;
 
 /** Where a remote publishes its screen's HTML, beside remoteEntry.js; the major keeps hosts of another contract away. */
-export const fragmentFile = (contractMajor: number, language: Language) => `prerender/v${contractMajor}/${language}.html`;
+export const fragmentFile = (contractMajor: number, language: Language) =>
+  `prerender/v${contractMajor}/${language}.html`;
 
 /** The host's page with composition directives (nginx SSI), written beside index.html by the host's build. */
 export const PAGE_TEMPLATE_FILE = 'page.shtml';
@@ -65,11 +66,19 @@ export function toPageTemplate(indexHtml: string, contractMajor: number, pageLoa
   const rootTag = /<div id="?root"?><\/div>/;
   const appScript = /<script defer(?:="defer")? src="?([^"\s>]+)"?><\/script>/;
   if (!htmlTag.test(indexHtml) || !rootTag.test(indexHtml) || !appScript.test(indexHtml)) {
-    throw new Error('index.html must contain <html lang="en" dir="ltr">, an empty root <div id="root"> and the app\'s deferred script');
+    throw new Error(
+      'index.html must contain <html lang="en" dir="ltr">, an empty root <div id="root"> and the app\'s deferred script',
+    );
   }
-  const include = ssi(`include virtual="${SCREEN_INCLUDE_PREFIX}$${screen}/v${contractMajor}/$${language}.html" stub="empty"`);
+  const include = ssi(
+    `include virtual="${SCREEN_INCLUDE_PREFIX}$${screen}/v${contractMajor}/$${language}.html" stub="empty"`,
+  );
   return indexHtml
-    .replace(appScript, (_, app: string) => `<link rel="preload" href="${app}" as="script"><script defer src="${pageLoader}" data-app="${app}"></script>`)
+    .replace(
+      appScript,
+      (_, app: string) =>
+        `<link rel="preload" href="${app}" as="script"><script defer src="${pageLoader}" data-app="${app}"></script>`,
+    )
     .replace(htmlTag, `<html lang="${ssi(`echo var="${language}"`)}" dir="${ssi(`echo var="${direction}"`)}">`)
     .replace(
       rootTag,

@@ -4,10 +4,13 @@ import { acceptedLanguages, chooseLanguage } from '@special-gift/shared/composit
 import { NGINX_SNIPPETS, renderCompositionMaps } from './render-nginx';
 
 describe('the nginx composition snippets', () => {
-  it.each(Object.keys(NGINX_SNIPPETS))('deploy/nginx/snippets/%s is what the description generates (run `npm run generate`)', (file) => {
-    const committed = readFileSync(join(__dirname, '..', '..', 'deploy', 'nginx', 'snippets', file), 'utf8');
-    expect(committed).toBe(NGINX_SNIPPETS[file as keyof typeof NGINX_SNIPPETS]());
-  });
+  it.each(Object.keys(NGINX_SNIPPETS))(
+    'deploy/nginx/snippets/%s is what the description generates (run `npm run generate`)',
+    (file) => {
+      const committed = readFileSync(join(__dirname, '..', '..', 'deploy', 'nginx', 'snippets', file), 'utf8');
+      expect(committed).toBe(NGINX_SNIPPETS[file as keyof typeof NGINX_SNIPPETS]());
+    },
+  );
 
   /** The Accept-Language map's regex as nginx runs it (`~*`: case-insensitive PCRE; this one is also valid JavaScript). */
   const acceptRegex = () => {

@@ -83,7 +83,7 @@ export function renderFragmentProxy(): string {
     '# Inside each internal /_screen/<remote>/ location. A fragment that fails, is missing or is slower',
     '# than the bound gives an empty include: the page then renders that screen on the client.',
     'internal;',
-    'ssi on; # the fragment links the screen\'s stylesheet under $sg_screen_files',
+    "ssi on; # the fragment links the screen's stylesheet under $sg_screen_files",
     'proxy_set_header Accept-Encoding ""; # SSI reads the body',
     ...boundedProxyLines(),
     '',
@@ -93,12 +93,16 @@ export function renderFragmentProxy(): string {
 export function renderScreenFilesProxy(): string {
   return [
     GENERATED,
-    '# Inside each /_screen-files/<remote>/ location: a remote\'s file (its screen\'s stylesheet) through',
-    '# the host, so a remote that hangs cannot hold the page\'s parser; past the bound, an empty 204.',
+    "# Inside each /_screen-files/<remote>/ location: a remote's file (its screen's stylesheet) through",
+    "# the host, so a remote that hangs cannot hold the page's parser; past the bound, an empty 204.",
     'proxy_set_header Accept-Encoding ""; # one cached copy for every client; the host gzips it',
     ...boundedProxyLines(),
     '',
   ].join('\n');
 }
 
-export const NGINX_SNIPPETS = { 'composition.conf': renderCompositionMaps, 'fragment-proxy.conf': renderFragmentProxy, 'screen-files-proxy.conf': renderScreenFilesProxy } as const;
+export const NGINX_SNIPPETS = {
+  'composition.conf': renderCompositionMaps,
+  'fragment-proxy.conf': renderFragmentProxy,
+  'screen-files-proxy.conf': renderScreenFilesProxy,
+} as const;

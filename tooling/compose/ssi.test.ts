@@ -7,7 +7,9 @@ const context = (variables: Record<string, string>, includes: Record<string, str
 
 describe('renderSsi (the nginx SSI subset of the page template)', () => {
   it('echoes variables entity-encoded, as nginx does by default', async () => {
-    expect(await renderSsi('<html lang="<!--# echo var="lang" -->">', context({ lang: 'ar' }))).toBe('<html lang="ar">');
+    expect(await renderSsi('<html lang="<!--# echo var="lang" -->">', context({ lang: 'ar' }))).toBe(
+      '<html lang="ar">',
+    );
     expect(await renderSsi('<!--# echo var="x" -->', context({ x: '"><script>' }))).toBe('&quot;&gt;&lt;script&gt;');
     expect(await renderSsi('<!--# echo var="missing" default="none" -->', context({}))).toBe('none');
   });
@@ -19,7 +21,9 @@ describe('renderSsi (the nginx SSI subset of the page template)', () => {
   });
 
   it('includes a virtual URI with its variables substituted, and prints the stub block when the include fails', async () => {
-    const template = '<!--# block name="empty" --><!--# endblock --><!--# block name="note" -->(none)<!--# endblock -->' + '<!--# include virtual="/_screen/$screen/${lang}.html" stub="empty" -->|<!--# include virtual="/gone" stub="note" -->';
+    const template =
+      '<!--# block name="empty" --><!--# endblock --><!--# block name="note" -->(none)<!--# endblock -->' +
+      '<!--# include virtual="/_screen/$screen/${lang}.html" stub="empty" -->|<!--# include virtual="/gone" stub="note" -->';
     const ctx = context({ screen: 'intro', lang: 'fr' }, { '/_screen/intro/fr.html': '<p>bonjour</p>' });
     expect(await renderSsi(template, ctx)).toBe('<p>bonjour</p>|(none)');
     expect(ctx.include).toHaveBeenCalledWith('/_screen/intro/fr.html');
@@ -33,7 +37,9 @@ describe('renderSsi (the nginx SSI subset of the page template)', () => {
 
   it('refuses what it does not implement instead of printing it', async () => {
     await expect(renderSsi('<!--# exec cmd="ls" -->', context({}))).rejects.toThrow('unsupported directive "exec"');
-    await expect(renderSsi('<!--# if expr="$a = b" --><!--# endif -->', context({}))).rejects.toThrow('only if expr="$variable"');
+    await expect(renderSsi('<!--# if expr="$a = b" --><!--# endif -->', context({}))).rejects.toThrow(
+      'only if expr="$variable"',
+    );
     await expect(renderSsi('<!--# if expr="$a" -->', context({}))).rejects.toThrow('unclosed');
   });
 

@@ -12,7 +12,13 @@ export interface SsiContext {
 
 const DIRECTIVE = /<!--#\s*([a-z]+)((?:\s+[a-z]+="[^"]*")*)\s*-->/g;
 
-const escapeEntities = (value: string) => value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+const escapeEntities = (value: string) =>
+  value
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
 
 function parameters(text: string): Record<string, string> {
   const result: Record<string, string> = {};
@@ -22,7 +28,10 @@ function parameters(text: string): Record<string, string> {
 
 /** `$name` and `${name}` replaced by the variable's value (unknown: empty), as nginx does. */
 export function substitute(text: string, variables: Readonly<Record<string, string>>): string {
-  return text.replace(/\$\{([a-z_][a-z0-9_]*)\}|\$([a-z_][a-z0-9_]*)/gi, (_match, braced: string | undefined, bare: string | undefined) => variables[braced ?? bare ?? ''] ?? '');
+  return text.replace(
+    /\$\{([a-z_][a-z0-9_]*)\}|\$([a-z_][a-z0-9_]*)/gi,
+    (_match, braced: string | undefined, bare: string | undefined) => variables[braced ?? bare ?? ''] ?? '',
+  );
 }
 
 export async function renderSsi(template: string, context: SsiContext): Promise<string> {
@@ -49,7 +58,8 @@ export async function renderSsi(template: string, context: SsiContext): Promise<
         break;
       case 'if': {
         const expression = (params.expr ?? '').trim();
-        if (!/^\$\{?[a-z_][a-z0-9_]*\}?$/i.test(expression)) throw new Error(`SSI: only if expr="$variable" is supported (got "${expression}")`);
+        if (!/^\$\{?[a-z_][a-z0-9_]*\}?$/i.test(expression))
+          throw new Error(`SSI: only if expr="$variable" is supported (got "${expression}")`);
         conditions.push(substitute(expression, context.variables) !== '');
         break;
       }
@@ -68,7 +78,12 @@ export async function renderSsi(template: string, context: SsiContext): Promise<
         if (!params.virtual) throw new Error('SSI: only include virtual="..." is supported');
         if (capture || !printing()) break;
         const body = await context.include(substitute(params.virtual, context.variables));
-        emit(body ?? (params.stub ? await renderSsi(blocks.get(params.stub) ?? '', context) : '[an error occurred while processing the directive]'));
+        emit(
+          body ??
+            (params.stub
+              ? await renderSsi(blocks.get(params.stub) ?? '', context)
+              : '[an error occurred while processing the directive]'),
+        );
         break;
       }
       default:

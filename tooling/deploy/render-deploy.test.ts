@@ -25,10 +25,22 @@ const composeOf = (text: string) => parse(text, { merge: true }) as { services: 
 function runStartUpScript(script: string, remotes: readonly RemoteEntry[]) {
   const dir = mkdtempSync(join(tmpdir(), 'sg-envsh-'));
   try {
-    const env: Record<string, string> = { PATH: process.env.PATH ?? '', APP_KIND: 'host', STATIC_ROOT: dir, API_UPSTREAM: 'http://api:3004', CARD_SCAN_BASE: 'https://x.example/scan', SITE_BASE: 'https://x.example', NGINX_RESOLVER: '10.0.0.1' };
-    for (const remote of remotes) env[`REMOTE_${remote.name.toUpperCase()}_URL`] = `http://localhost:${remote.localPort}/remoteEntry.js`;
+    const env: Record<string, string> = {
+      PATH: process.env.PATH ?? '',
+      APP_KIND: 'host',
+      STATIC_ROOT: dir,
+      API_UPSTREAM: 'http://api:3004',
+      CARD_SCAN_BASE: 'https://x.example/scan',
+      SITE_BASE: 'https://x.example',
+      NGINX_RESOLVER: '10.0.0.1',
+    };
+    for (const remote of remotes)
+      env[`REMOTE_${remote.name.toUpperCase()}_URL`] = `http://localhost:${remote.localPort}/remoteEntry.js`;
     const exported = execFileSync('sh', ['-c', `${script}\nenv`], { env, stdio: 'pipe' }).toString();
-    return { exported, config: JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as { remotes: Record<string, string> } };
+    return {
+      exported,
+      config: JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as { remotes: Record<string, string> },
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -58,25 +70,43 @@ describe('the deploy lists of remotes', () => {
     });
 
     it('the start-up script validates, exports and writes all four remotes', () => {
-      const { exported, config } = runStartUpScript(renderDeployFile('deploy/nginx/entrypoint/15-runtime-config.envsh', FOUR), FOUR);
+      const { exported, config } = runStartUpScript(
+        renderDeployFile('deploy/nginx/entrypoint/15-runtime-config.envsh', FOUR),
+        FOUR,
+      );
       expect(Object.keys(config.remotes)).toEqual(FOUR.map((remote) => remote.name));
       // Fetched by nginx, whose resolver does not read /etc/hosts: localhost by its address.
       expect(exported).toContain('REMOTE_GIFT_FRAGMENT_BASE=http://127.0.0.1:3009');
-      expect(exported).toContain('REMOTE_ORIGINS=http://localhost:3001 http://localhost:3002 http://localhost:3003 http://localhost:3009');
+      expect(exported).toContain(
+        'REMOTE_ORIGINS=http://localhost:3001 http://localhost:3002 http://localhost:3003 http://localhost:3009',
+      );
       // Without the fourth entry's URL, the script refuses to start.
-      expect(() => runStartUpScript(renderDeployFile('deploy/nginx/entrypoint/15-runtime-config.envsh', FOUR), REMOTES)).toThrow();
+      expect(() =>
+        runStartUpScript(renderDeployFile('deploy/nginx/entrypoint/15-runtime-config.envsh', FOUR), REMOTES),
+      ).toThrow();
     });
 
     it('docker-compose.yml has a service for the fourth remote, and the host knows it', () => {
       const { services } = composeOf(renderDeployFile('docker-compose.yml', FOUR));
-      expect(services.gift).toMatchObject({ image: 'special-gift/remote-gift', build: { args: { APP_DIR: 'remote-gift', APP_KIND: 'remote' } }, ports: ['127.0.0.1:${SG_GIFT_PORT:-3009}:8080'] });
+      expect(services.gift).toMatchObject({
+        image: 'special-gift/remote-gift',
+        build: { args: { APP_DIR: 'remote-gift', APP_KIND: 'remote' } },
+        ports: ['127.0.0.1:${SG_GIFT_PORT:-3009}:8080'],
+      });
       expect(services.gift?.environment).toMatchObject({ APP_KIND: 'remote' });
-      expect(services.host?.environment).toMatchObject({ REMOTE_GIFT_URL: 'http://localhost:${SG_GIFT_PORT:-3009}/remoteEntry.js', REMOTE_GIFT_FRAGMENT_BASE: 'http://gift:8080' });
-      expect(Object.keys(services.host?.depends_on ?? {})).toEqual(expect.arrayContaining(FOUR.map((remote) => remote.name)));
+      expect(services.host?.environment).toMatchObject({
+        REMOTE_GIFT_URL: 'http://localhost:${SG_GIFT_PORT:-3009}/remoteEntry.js',
+        REMOTE_GIFT_FRAGMENT_BASE: 'http://gift:8080',
+      });
+      expect(Object.keys(services.host?.depends_on ?? {})).toEqual(
+        expect.arrayContaining(FOUR.map((remote) => remote.name)),
+      );
     });
 
     it('both Dockerfiles copy the fourth workspace manifest', () => {
-      expect(renderDeployFile('deploy/static-app.Dockerfile', FOUR)).toContain('COPY remote-gift/package.json remote-gift/\n');
+      expect(renderDeployFile('deploy/static-app.Dockerfile', FOUR)).toContain(
+        'COPY remote-gift/package.json remote-gift/\n',
+      );
       expect(renderDeployFile('deploy/api.Dockerfile', FOUR).match(/COPY remote-gift\/package\.json/g)).toHaveLength(2);
     });
   });
@@ -84,6 +114,8 @@ describe('the deploy lists of remotes', () => {
   it('the committed docker-compose.yml builds a remote image for each remote, and no other', () => {
     const { services } = composeOf(readFileSync(join(ROOT, 'docker-compose.yml'), 'utf8'));
     const remoteServices = Object.entries(services).filter(([, service]) => service.build?.args?.APP_KIND === 'remote');
-    expect(remoteServices.map(([name, service]) => [name, service.build?.args?.APP_DIR])).toEqual(REMOTES.map((remote) => [remote.name, remote.dir]));
+    expect(remoteServices.map(([name, service]) => [name, service.build?.args?.APP_DIR])).toEqual(
+      REMOTES.map((remote) => [remote.name, remote.dir]),
+    );
   });
 });

@@ -26,7 +26,12 @@ const variable = (remote: RemoteEntry, what: string) => `REMOTE_${remote.name.to
 const portVariable = (remote: RemoteEntry) => `SG_${remote.name.toUpperCase()}_PORT`;
 
 /** The npm workspaces whose manifests the Dockerfiles copy before `npm install`. */
-export const workspaces = (remotes: readonly RemoteEntry[]) => ['shared', 'host', ...remotes.map((remote) => remote.dir), 'api'];
+export const workspaces = (remotes: readonly RemoteEntry[]) => [
+  'shared',
+  'host',
+  ...remotes.map((remote) => remote.dir),
+  'api',
+];
 
 export function regionLines(region: string, remotes: readonly RemoteEntry[]): string[] {
   switch (region) {
@@ -70,18 +75,20 @@ export function regionLines(region: string, remotes: readonly RemoteEntry[]): st
     case 'host depends on remotes':
       return remotes.map((remote) => `${remote.name}: { condition: service_started }`);
     case 'remote services':
-      return remotes.flatMap((remote) => [
-        `${remote.name}:`,
-        '  <<: *static-app',
-        '  build:',
-        '    context: .',
-        '    dockerfile: deploy/static-app.Dockerfile',
-        `    args: { APP_DIR: ${remote.dir}, APP_KIND: remote }`,
-        `  image: special-gift/${remote.dir}`,
-        `  ports: ["127.0.0.1:\${${portVariable(remote)}:-${remote.localPort}}:8080"]`,
-        '  environment: *remote-env',
-        '',
-      ]).slice(0, -1);
+      return remotes
+        .flatMap((remote) => [
+          `${remote.name}:`,
+          '  <<: *static-app',
+          '  build:',
+          '    context: .',
+          '    dockerfile: deploy/static-app.Dockerfile',
+          `    args: { APP_DIR: ${remote.dir}, APP_KIND: remote }`,
+          `  image: special-gift/${remote.dir}`,
+          `  ports: ["127.0.0.1:\${${portVariable(remote)}:-${remote.localPort}}:8080"]`,
+          '  environment: *remote-env',
+          '',
+        ])
+        .slice(0, -1);
     case 'workspace manifests':
     case 'workspace manifests (runtime)':
       return workspaces(remotes).map((dir) => `COPY ${dir}/package.json ${dir}/`);
@@ -90,7 +97,8 @@ export function regionLines(region: string, remotes: readonly RemoteEntry[]): st
   }
 }
 
-const begin = (region: string) => `# >>> generated from tooling/remotes.json by \`npm run generate\`, do not edit: ${region}`;
+const begin = (region: string) =>
+  `# >>> generated from tooling/remotes.json by \`npm run generate\`, do not edit: ${region}`;
 const end = (region: string) => `# <<< end of generated: ${region}`;
 
 /** The file's text with each of its regions (between the markers, indented as the first) generated. */

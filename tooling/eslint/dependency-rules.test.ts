@@ -13,30 +13,110 @@ const PROBE = `lint-probe-${process.pid}`;
 
 const violations = [
   ['a service importing the app layer', 'host/src/services', "import { App } from '../../app/app';", 'bottom layer'],
-  ['a service importing the shell layer', 'host/src/services', "import { useHostServices } from '../../shell/host-services';", 'bottom layer'],
-  ['config importing a service', 'host/src/config', "import { createStorage } from '../../services/storage/create-storage';", 'depends on nothing'],
-  ['the shell importing a feature', 'host/src/shell', "import { RemoteRoute } from '../../features/remotes/remote-route';", 'below features'],
-  ['a feature importing the app layer', 'host/src/features/remotes', "import { App } from '../../../app/app';", 'never import app'],
-  ['a feature importing another feature', 'host/src/features/not-found', "import { RemoteRoute } from '../../remotes/remote-route';", 'no other feature'],
-  ['the host importing a remote', 'host/src/app', "import { meta } from '../../../../remote-intro/src/exposed-screen';", 'never imported'],
+  [
+    'a service importing the shell layer',
+    'host/src/services',
+    "import { useHostServices } from '../../shell/host-services';",
+    'bottom layer',
+  ],
+  [
+    'config importing a service',
+    'host/src/config',
+    "import { createStorage } from '../../services/storage/create-storage';",
+    'depends on nothing',
+  ],
+  [
+    'the shell importing a feature',
+    'host/src/shell',
+    "import { RemoteRoute } from '../../features/remotes/remote-route';",
+    'below features',
+  ],
+  [
+    'a feature importing the app layer',
+    'host/src/features/remotes',
+    "import { App } from '../../../app/app';",
+    'never import app',
+  ],
+  [
+    'a feature importing another feature',
+    'host/src/features/not-found',
+    "import { RemoteRoute } from '../../remotes/remote-route';",
+    'no other feature',
+  ],
+  [
+    'the host importing a remote',
+    'host/src/app',
+    "import { meta } from '../../../../remote-intro/src/exposed-screen';",
+    'never imported',
+  ],
   ['the API importing an app', 'api/src', "import { boot } from '../../../host/src/app/bootstrap';", 'imports no app'],
-  ['tooling importing the benchmark', 'tooling', "import { measureFirstRender } from '../../bench/first-render';", 'imports no app'],
-  ['the federated contract importing a shell implementation', 'shared/src/contract', "import { createHttpClient } from '../../host';", 'federated contract carries no'],
-  ['a remote’s shipped code importing the test shell', 'remote-signup/src', "import { createTestShell } from '@special-gift/shared/testing';", 'test-only'],
-  ['shared’s shipped code importing the test card codes', 'shared/src/validation', "import { VALID_TEST_CARD_CODES } from '../../testing/cards';", 'test-only'],
+  [
+    'tooling importing the benchmark',
+    'tooling',
+    "import { measureFirstRender } from '../../bench/first-render';",
+    'imports no app',
+  ],
+  [
+    'the federated contract importing a shell implementation',
+    'shared/src/contract',
+    "import { createHttpClient } from '../../host';",
+    'federated contract carries no',
+  ],
+  [
+    'a remote’s shipped code importing the test shell',
+    'remote-signup/src',
+    "import { createTestShell } from '@special-gift/shared/testing';",
+    'test-only',
+  ],
+  [
+    'shared’s shipped code importing the test card codes',
+    'shared/src/validation',
+    "import { VALID_TEST_CARD_CODES } from '../../testing/cards';",
+    'test-only',
+  ],
 ] as const;
 
 /** Rules of `no-restricted-imports` (package boundaries), checked the same way. */
 const packageViolations = [
-  ['a remote importing the host’s implementations', 'remote-signup/src', "import { createHttpClient } from '@special-gift/shared/host';", 'implementations are the host'],
-  ['a remote importing the router', 'remote-intro/src', "import { useNavigate } from 'react-router-dom';", 'never a router'],
-  ['a remote importing another remote', 'remote-thankyou/src', "import { meta } from '../../../remote-intro/src/exposed-screen';", 'only on @special-gift/shared'],
-  ['shared importing an app', 'shared/src/contract', "import { boot } from '../../../../host/src/app/bootstrap';", 'imports no app code'],
+  [
+    'a remote importing the host’s implementations',
+    'remote-signup/src',
+    "import { createHttpClient } from '@special-gift/shared/host';",
+    'implementations are the host',
+  ],
+  [
+    'a remote importing the router',
+    'remote-intro/src',
+    "import { useNavigate } from 'react-router-dom';",
+    'never a router',
+  ],
+  [
+    'a remote importing another remote',
+    'remote-thankyou/src',
+    "import { meta } from '../../../remote-intro/src/exposed-screen';",
+    'only on @special-gift/shared',
+  ],
+  [
+    'shared importing an app',
+    'shared/src/contract',
+    "import { boot } from '../../../../host/src/app/bootstrap';",
+    'imports no app code',
+  ],
 ] as const;
 
 const probes: Record<string, string> = {
-  ...Object.fromEntries(violations.map(([, where, source], index) => [join(where, PROBE, `violation-${index}.ts`), `${source}\nexport const probe = ${index};\n`])),
-  ...Object.fromEntries(packageViolations.map(([, where, source], index) => [join(where, PROBE, `package-${index}.ts`), `${source}\nexport const probe = ${index};\n`])),
+  ...Object.fromEntries(
+    violations.map(([, where, source], index) => [
+      join(where, PROBE, `violation-${index}.ts`),
+      `${source}\nexport const probe = ${index};\n`,
+    ]),
+  ),
+  ...Object.fromEntries(
+    packageViolations.map(([, where, source], index) => [
+      join(where, PROBE, `package-${index}.ts`),
+      `${source}\nexport const probe = ${index};\n`,
+    ]),
+  ),
   [join('host/src/services', PROBE, 'cycle-a.ts')]: "import { b } from './cycle-b';\nexport const a = () => b;\n",
   [join('host/src/services', PROBE, 'cycle-b.ts')]: "import { a } from './cycle-a';\nexport const b = () => a;\n",
   [join('host/src/features/remotes', PROBE, 'allowed.ts')]:
@@ -55,8 +135,16 @@ beforeAll(() => {
   const eslint = join(REPO_ROOT, 'node_modules', '.bin', 'eslint');
   const run = spawnSync(eslint, ['--format', 'json', ...Object.keys(probes)], { cwd: REPO_ROOT, encoding: 'utf8' });
   if (run.status !== 0 && run.status !== 1) throw new Error(`eslint did not run: ${run.stderr}`);
-  const results = JSON.parse(run.stdout) as Array<{ filePath: string; messages: Array<{ ruleId: string | null; message: string }> }>;
-  messagesByFile = new Map(results.map((result) => [relative(REPO_ROOT, result.filePath), result.messages.map((message) => `${message.ruleId}: ${message.message}`)]));
+  const results = JSON.parse(run.stdout) as Array<{
+    filePath: string;
+    messages: Array<{ ruleId: string | null; message: string }>;
+  }>;
+  messagesByFile = new Map(
+    results.map((result) => [
+      relative(REPO_ROOT, result.filePath),
+      result.messages.map((message) => `${message.ruleId}: ${message.message}`),
+    ]),
+  );
 }, 120_000);
 
 afterAll(() => {
@@ -64,19 +152,29 @@ afterAll(() => {
 });
 
 describe('dependency rules (eslint.config.js)', () => {
-  it.each(violations.map((violation, index) => [...violation, index] as const))('refuses %s', (_, where, __, message, index) => {
-    expect(messagesByFile.get(join(where, PROBE, `violation-${index}.ts`))).toEqual(
-      expect.arrayContaining([expect.stringMatching(new RegExp(`^import-x/no-restricted-paths: .*${message}`))]),
-    );
-  });
+  it.each(violations.map((violation, index) => [...violation, index] as const))(
+    'refuses %s',
+    (_, where, __, message, index) => {
+      expect(messagesByFile.get(join(where, PROBE, `violation-${index}.ts`))).toEqual(
+        expect.arrayContaining([expect.stringMatching(new RegExp(`^import-x/no-restricted-paths: .*${message}`))]),
+      );
+    },
+  );
 
-  it.each(packageViolations.map((violation, index) => [...violation, index] as const))('refuses %s', (_, where, __, message, index) => {
-    expect(messagesByFile.get(join(where, PROBE, `package-${index}.ts`))).toEqual(expect.arrayContaining([expect.stringMatching(new RegExp(`^no-restricted-imports: .*${message}`))]));
-  });
+  it.each(packageViolations.map((violation, index) => [...violation, index] as const))(
+    'refuses %s',
+    (_, where, __, message, index) => {
+      expect(messagesByFile.get(join(where, PROBE, `package-${index}.ts`))).toEqual(
+        expect.arrayContaining([expect.stringMatching(new RegExp(`^no-restricted-imports: .*${message}`))]),
+      );
+    },
+  );
 
   it('refuses an import cycle', () => {
     for (const file of ['cycle-a.ts', 'cycle-b.ts']) {
-      expect(messagesByFile.get(join('host/src/services', PROBE, file))).toEqual(['import-x/no-cycle: Dependency cycle detected']);
+      expect(messagesByFile.get(join('host/src/services', PROBE, file))).toEqual([
+        'import-x/no-cycle: Dependency cycle detected',
+      ]);
     }
   });
 

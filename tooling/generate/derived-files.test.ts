@@ -26,12 +26,14 @@ describe('the files derived from tooling/remotes.json', () => {
     // What each derived file must say of each remote, the new one included: a line, or a pattern.
     const expected: Record<string, (remote: RemoteEntry) => string | RegExp> = {
       'host/src/config/remotes.generated.ts': (remote) => `{ name: '${remote.name}', route: '${remote.route}' },`,
-      'tooling/remotes.generated.ts': (remote) => `{ name: '${remote.name}', dir: '${remote.dir}', localPort: ${remote.localPort}, route: '${remote.route}' },`,
+      'tooling/remotes.generated.ts': (remote) =>
+        `{ name: '${remote.name}', dir: '${remote.dir}', localPort: ${remote.localPort}, route: '${remote.route}' },`,
       'bench/monolith/screens.generated.ts': (remote) =>
         `'${remote.name}/Screen': () => import(/* webpackChunkName: "remotes/${remote.name}/remoteEntry" */ '../../${remote.dir}/src/exposed-screen'),`,
       'deploy/nginx/snippets/composition.conf': (remote) => `"~^${remote.route}(\\?|$)" ${remote.name};`,
       'deploy/nginx/host.conf.template': (remote) => `location ^~ /_screen/${remote.name}/ {`,
-      'deploy/nginx/entrypoint/15-runtime-config.envsh': (remote) => new RegExp(`^SG_REMOTES=".*\\b${remote.name}\\b.*"$`, 'm'),
+      'deploy/nginx/entrypoint/15-runtime-config.envsh': (remote) =>
+        new RegExp(`^SG_REMOTES=".*\\b${remote.name}\\b.*"$`, 'm'),
       'docker-compose.yml': (remote) => `image: special-gift/${remote.dir}`,
       'deploy/static-app.Dockerfile': (remote) => `COPY ${remote.dir}/package.json ${remote.dir}/`,
       'deploy/api.Dockerfile': (remote) => `COPY ${remote.dir}/package.json ${remote.dir}/`,
@@ -54,17 +56,23 @@ describe('the files derived from tooling/remotes.json', () => {
 
   // What a remote's own folder says of itself, checked rather than generated: its team owns it.
   describe.each(readRemoteList())("$dir's folder agrees with its entry", ({ name, dir }) => {
-    it('its federation name is the entry\'s name', async () => {
-      const federation = ((await import(join(root, dir, 'module-federation.config.ts'))) as { default: { name?: string } }).default;
+    it("its federation name is the entry's name", async () => {
+      const federation = (
+        (await import(join(root, dir, 'module-federation.config.ts'))) as { default: { name?: string } }
+      ).default;
       expect(federation.name).toBe(name);
     });
 
     it('its screen says its texts are in the namespace of that name', () => {
-      expect(readFileSync(join(root, dir, 'src', 'exposed-screen.ts'), 'utf8')).toMatch(new RegExp(`namespace: '${name}'`));
+      expect(readFileSync(join(root, dir, 'src', 'exposed-screen.ts'), 'utf8')).toMatch(
+        new RegExp(`namespace: '${name}'`),
+      );
     });
 
     it.each([...SUPPORTED_LANGUAGES])('its %s texts name the screen (documentTitle)', (language) => {
-      const texts = JSON.parse(readFileSync(join(root, dir, 'public', 'assets', 'i18n', `${language}.json`), 'utf8')) as { documentTitle?: unknown };
+      const texts = JSON.parse(
+        readFileSync(join(root, dir, 'public', 'assets', 'i18n', `${language}.json`), 'utf8'),
+      ) as { documentTitle?: unknown };
       expect(typeof texts.documentTitle === 'string' && texts.documentTitle.trim() !== '').toBe(true);
     });
   });
@@ -78,11 +86,15 @@ describe('the files derived from tooling/remotes.json', () => {
     const intro = { name: 'intro', dir: 'remote-intro', localPort: 3001, route: '/' };
 
     it('refuses two remotes with the same route, and says which field', () => {
-      expect(() => readRemoteList(write([intro, { ...intro, name: 'other', dir: 'remote-other', localPort: 3009 }]))).toThrow(/another remote has the same "route"/);
+      expect(() =>
+        readRemoteList(write([intro, { ...intro, name: 'other', dir: 'remote-other', localPort: 3009 }])),
+      ).toThrow(/another remote has the same "route"/);
     });
 
     it('refuses a name that cannot be a federation name or a namespace', () => {
-      expect(() => readRemoteList(write([{ ...intro, name: 'Sign-Up' }]))).toThrow(/"name" is lower-case letters and digits/);
+      expect(() => readRemoteList(write([{ ...intro, name: 'Sign-Up' }]))).toThrow(
+        /"name" is lower-case letters and digits/,
+      );
     });
   });
 });

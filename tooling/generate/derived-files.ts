@@ -10,7 +10,8 @@ import type { RemoteEntry } from './read-remote-list';
 
 type Derive = (remotes: readonly RemoteEntry[]) => string;
 
-const header = (comment: string) => `${comment} Generated from tooling/remotes.json by \`npm run generate\`: do not edit.`;
+const header = (comment: string) =>
+  `${comment} Generated from tooling/remotes.json by \`npm run generate\`: do not edit.`;
 const quote = (value: string) => `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 
 /** The host's runtime list: the remotes it registers, their routes (each screen's path). */
@@ -31,7 +32,10 @@ const toolingRemotes: Derive = (remotes) =>
     header('//'),
     '',
     'export const REMOTE_LIST = [',
-    ...remotes.map((remote) => `  { name: ${quote(remote.name)}, dir: ${quote(remote.dir)}, localPort: ${remote.localPort}, route: ${quote(remote.route)} },`),
+    ...remotes.map(
+      (remote) =>
+        `  { name: ${quote(remote.name)}, dir: ${quote(remote.dir)}, localPort: ${remote.localPort}, route: ${quote(remote.route)} },`,
+    ),
     '] as const;',
     '',
   ].join('\n');
@@ -62,5 +66,10 @@ export const DERIVED_FILES: Readonly<Record<string, Derive>> = {
   'deploy/nginx/snippets/composition.conf': renderCompositionMaps,
   // Marked regions of hand-written files: the host's nginx template, the start-up script, the
   // compose services, the Dockerfiles' workspace manifests (tooling/deploy/render-deploy.ts).
-  ...Object.fromEntries(Object.keys(DEPLOY_FILES).map((file) => [file, (remotes: readonly RemoteEntry[]) => renderDeployFile(file as keyof typeof DEPLOY_FILES, remotes)])),
+  ...Object.fromEntries(
+    Object.keys(DEPLOY_FILES).map((file) => [
+      file,
+      (remotes: readonly RemoteEntry[]) => renderDeployFile(file as keyof typeof DEPLOY_FILES, remotes),
+    ]),
+  ),
 };

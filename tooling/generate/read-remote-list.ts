@@ -18,13 +18,22 @@ export function readRemoteList(path = join(__dirname, '..', 'remotes.json')): Re
   const list: unknown = JSON.parse(readFileSync(path, 'utf8'));
   if (!Array.isArray(list) || list.length === 0) throw new Error(`${path}: a non-empty array of remotes`);
   const problems: string[] = [];
-  const seen = { name: new Set<string>(), dir: new Set<string>(), localPort: new Set<number>(), route: new Set<string>() };
+  const seen = {
+    name: new Set<string>(),
+    dir: new Set<string>(),
+    localPort: new Set<number>(),
+    route: new Set<string>(),
+  };
   list.forEach((entry: Partial<Record<keyof RemoteEntry, unknown>>, index) => {
     const at = `remote ${index + 1}`;
-    if (typeof entry.name !== 'string' || !NAME.test(entry.name)) problems.push(`${at}: "name" is lower-case letters and digits (a federation name and a texts namespace)`);
-    if (typeof entry.dir !== 'string' || !/^remote-[a-z0-9-]+$/.test(entry.dir)) problems.push(`${at}: "dir" is the remote's folder, remote-<something>`);
-    if (typeof entry.localPort !== 'number' || !Number.isInteger(entry.localPort) || entry.localPort < 1024) problems.push(`${at}: "localPort" is a port number from 1024`);
-    if (typeof entry.route !== 'string' || !ROUTE.test(entry.route)) problems.push(`${at}: "route" is a path like /sign-up`);
+    if (typeof entry.name !== 'string' || !NAME.test(entry.name))
+      problems.push(`${at}: "name" is lower-case letters and digits (a federation name and a texts namespace)`);
+    if (typeof entry.dir !== 'string' || !/^remote-[a-z0-9-]+$/.test(entry.dir))
+      problems.push(`${at}: "dir" is the remote's folder, remote-<something>`);
+    if (typeof entry.localPort !== 'number' || !Number.isInteger(entry.localPort) || entry.localPort < 1024)
+      problems.push(`${at}: "localPort" is a port number from 1024`);
+    if (typeof entry.route !== 'string' || !ROUTE.test(entry.route))
+      problems.push(`${at}: "route" is a path like /sign-up`);
     for (const key of ['name', 'dir', 'localPort', 'route'] as const) {
       const value = entry[key] as never;
       if (seen[key].has(value)) problems.push(`${at}: another remote has the same "${key}"`);

@@ -34,7 +34,12 @@ interface ExposeAssets {
 
 /** The exposed screen's own files (not the lazy chunks it may load later), from the build's manifest. */
 export function screenAssets(manifest: unknown): ExposeAssets {
-  const exposes = (manifest as { exposes?: Array<{ path?: string; assets?: { js?: { sync?: string[] }; css?: { sync?: string[] } } }> }).exposes ?? [];
+  const exposes =
+    (
+      manifest as {
+        exposes?: Array<{ path?: string; assets?: { js?: { sync?: string[] }; css?: { sync?: string[] } } }>;
+      }
+    ).exposes ?? [];
   const screen = exposes.find((expose) => expose.path === './Screen');
   if (!screen?.assets) throw new Error('mf-manifest.json lists no ./Screen expose');
   return { js: screen.assets.js?.sync ?? [], css: screen.assets.css?.sync ?? [] };
@@ -48,7 +53,9 @@ const escapeAttribute = (value: string) => value.replace(/&/g, '&amp;').replace(
  * federation runtime would join that request, and one that hangs would then hold every Try again.
  */
 export function fragmentHead(assets: ExposeAssets): string {
-  return assets.css.map((name) => `<link rel="stylesheet" href="${SCREEN_FILES_ECHO}/${escapeAttribute(name)}">`).join('');
+  return assets.css
+    .map((name) => `<link rel="stylesheet" href="${SCREEN_FILES_ECHO}/${escapeAttribute(name)}">`)
+    .join('');
 }
 
 async function renderToHtml(node: ReactNode): Promise<string> {
@@ -79,7 +86,13 @@ async function renderToHtml(node: ReactNode): Promise<string> {
 }
 
 /** One language's fragment: the screen as its first render in that language shows it. */
-export async function prerenderScreen(options: { remote: string; module: RemoteScreenModule; language: Language; texts: (language: Language) => unknown; route: string }): Promise<string> {
+export async function prerenderScreen(options: {
+  remote: string;
+  module: RemoteScreenModule;
+  language: Language;
+  texts: (language: Language) => unknown;
+  route: string;
+}): Promise<string> {
   const { remote, module, language, texts, route } = options;
   const namespace = module.meta.namespace;
   const i18n = i18next.createInstance();
@@ -88,11 +101,20 @@ export async function prerenderScreen(options: { remote: string; module: RemoteS
     lng: language,
     ns: [namespace],
     defaultNS: namespace,
-    resources: { [language]: { [namespace]: texts(language) }, [FALLBACK_LANGUAGE]: { [namespace]: texts(FALLBACK_LANGUAGE) } } as never,
+    resources: {
+      [language]: { [namespace]: texts(language) },
+      [FALLBACK_LANGUAGE]: { [namespace]: texts(FALLBACK_LANGUAGE) },
+    } as never,
     react: { useSuspense: true },
   });
   const Screen = module.default;
-  const html = await renderToHtml(createElement(ScreenRoot, { shell: createPrerenderShell({ route, language }), i18n, children: createElement(Screen) }));
+  const html = await renderToHtml(
+    createElement(ScreenRoot, {
+      shell: createPrerenderShell({ route, language }),
+      i18n,
+      children: createElement(Screen),
+    }),
+  );
   const attributes = `${SCREEN_ATTRIBUTE}="${remote}" ${SCREEN_LANGUAGE_ATTRIBUTE}="${language}"`;
   return `<div ${attributes}>${html}</div>`;
 }
@@ -103,20 +125,25 @@ async function main() {
   const manifest = JSON.parse(readFileSync(join(dist, 'mf-manifest.json'), 'utf8')) as { name?: string };
   // By its federation name, so a copy of a remote (a variant built by the browser suite) is found too.
   const remote = REMOTES.find((entry) => entry.name === manifest.name);
-  if (!remote) throw new Error(`${appDir} builds "${String(manifest.name)}", which is not a remote in tooling/remotes.json`);
+  if (!remote)
+    throw new Error(`${appDir} builds "${String(manifest.name)}", which is not a remote in tooling/remotes.json`);
   const head = fragmentHead(screenAssets(manifest));
   const module: unknown = await import(join(appDir, 'src', 'exposed-screen.ts'));
   // A CommonJS-compiled module arrives as its exports under `default` when imported.
   const exposed = isRemoteScreenModule(module) ? module : (module as { default?: unknown }).default;
-  if (!isRemoteScreenModule(exposed)) throw new Error(`${remote.dir}/src/exposed-screen.ts does not export a screen module`);
-  const texts = (language: Language): unknown => JSON.parse(readFileSync(join(appDir, 'public', 'assets', 'i18n', `${language}.json`), 'utf8'));
+  if (!isRemoteScreenModule(exposed))
+    throw new Error(`${remote.dir}/src/exposed-screen.ts does not export a screen module`);
+  const texts = (language: Language): unknown =>
+    JSON.parse(readFileSync(join(appDir, 'public', 'assets', 'i18n', `${language}.json`), 'utf8'));
   for (const language of SUPPORTED_LANGUAGES) {
     // Under the contract major the screen's code declares: a host of another major never composes it.
     const file = join(dist, fragmentFile(exposed.meta.contractVersion, language));
     mkdirSync(join(file, '..'), { recursive: true });
     const body = await prerenderScreen({ remote: remote.name, module: exposed, language, texts, route: remote.route });
     writeFileSync(file, `${head}${body}\n`);
-    console.log(`prerendered ${remote.name} ${language}: ${file.slice(appDir.length + 1)} (${Buffer.byteLength(head + body)} B)`);
+    console.log(
+      `prerendered ${remote.name} ${language}: ${file.slice(appDir.length + 1)} (${Buffer.byteLength(head + body)} B)`,
+    );
   }
 }
 

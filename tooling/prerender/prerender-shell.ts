@@ -1,4 +1,11 @@
-import { CONTRACT_VERSION, SUPPORTED_LANGUAGES, type Language, type ShellApi, type ShellConfig, type ShellLocation } from '@special-gift/shared';
+import {
+  CONTRACT_VERSION,
+  SUPPORTED_LANGUAGES,
+  type Language,
+  type ShellApi,
+  type ShellConfig,
+  type ShellLocation,
+} from '@special-gift/shared';
 
 /**
  * The shell a screen sees while it is prerendered at build time. It answers what a first render
@@ -26,7 +33,11 @@ export function createPrerenderShell(options: { route: string; language: Languag
       location: () => location,
       subscribe: () => () => undefined,
     },
-    i18n: { languages: SUPPORTED_LANGUAGES, current: () => options.language, changeLanguage: unavailable('i18n.changeLanguage') },
+    i18n: {
+      languages: SUPPORTED_LANGUAGES,
+      current: () => options.language,
+      changeLanguage: unavailable('i18n.changeLanguage'),
+    },
     storage: {
       get: unavailable('storage.get'),
       set: unavailable('storage.set'),

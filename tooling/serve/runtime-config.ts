@@ -17,7 +17,10 @@ const ENTRYPOINT = join(REPO_ROOT, 'deploy', 'nginx', 'entrypoint', '15-runtime-
 export const remoteEntryVariable = (name: RemoteName) => `REMOTE_${name.toUpperCase()}_URL`;
 
 /** A host's environment, as a container of it is given in docker-compose.yml. */
-export function hostEnvironment(options: { apiUpstream: string; remoteEntry: (name: RemoteName) => string }): Record<string, string> {
+export function hostEnvironment(options: {
+  apiUpstream: string;
+  remoteEntry: (name: RemoteName) => string;
+}): Record<string, string> {
   return {
     APP_KIND: 'host',
     API_UPSTREAM: options.apiUpstream,
@@ -25,7 +28,9 @@ export function hostEnvironment(options: { apiUpstream: string; remoteEntry: (na
     CARD_SCAN_BASE: 'https://www.special-gift.example/scan',
     SITE_BASE: 'https://www.special-gift.example',
     DEFAULT_LANGUAGE: 'en',
-    ...Object.fromEntries(REMOTES.map((remote) => [remoteEntryVariable(remote.name), options.remoteEntry(remote.name)])),
+    ...Object.fromEntries(
+      REMOTES.map((remote) => [remoteEntryVariable(remote.name), options.remoteEntry(remote.name)]),
+    ),
   };
 }
 
@@ -49,7 +54,10 @@ export function localRuntimeConfig(ports: Topology, hostname = 'localhost'): unk
   const staticRoot = mkdtempSync(join(tmpdir(), 'special-gift-config-'));
   try {
     runEntrypoint({
-      ...hostEnvironment({ apiUpstream: `http://127.0.0.1:${ports.api}`, remoteEntry: (name) => `http://${hostname}:${ports[name]}/remoteEntry.js` }),
+      ...hostEnvironment({
+        apiUpstream: `http://127.0.0.1:${ports.api}`,
+        remoteEntry: (name) => `http://${hostname}:${ports[name]}/remoteEntry.js`,
+      }),
       STATIC_ROOT: staticRoot,
       // Only nginx resolves names with it; set so the script needs no /etc/resolv.conf here.
       NGINX_RESOLVER: '127.0.0.1',

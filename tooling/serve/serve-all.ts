@@ -13,7 +13,11 @@ import { LOCAL_PORTS, REPO_ROOT } from './local-topology';
 const children: ChildProcess[] = [];
 
 function run(name: string, args: string[], cwd = REPO_ROOT) {
-  const child = spawn(process.execPath, [...args, '--exit-with-parent'], { cwd, stdio: ['ignore', 'inherit', 'inherit'], env: process.env });
+  const child = spawn(process.execPath, [...args, '--exit-with-parent'], {
+    cwd,
+    stdio: ['ignore', 'inherit', 'inherit'],
+    env: process.env,
+  });
   child.on('exit', (code, signal) => {
     if (!shuttingDown) {
       console.error(`${name} stopped (${signal ?? code}); stopping everything.`);
@@ -30,7 +34,13 @@ function shutdown(code: number) {
   process.exitCode = code;
   children.forEach((child) => child.kill('SIGTERM'));
   // Exit once every child has (the API closes its database first); never hang on one.
-  Promise.all(children.map((child) => (child.exitCode !== null || child.signalCode !== null ? undefined : new Promise((resolve) => child.once('exit', resolve))))).then(
+  Promise.all(
+    children.map((child) =>
+      child.exitCode !== null || child.signalCode !== null
+        ? undefined
+        : new Promise((resolve) => child.once('exit', resolve)),
+    ),
+  ).then(
     () => process.exit(),
     () => process.exit(),
   );
@@ -41,5 +51,6 @@ process.on('SIGTERM', () => shutdown(0));
 exitWithParent(() => shutdown(0));
 
 run('api', ['dist/main.js'], join(REPO_ROOT, 'api'));
-for (const app of [...REMOTES.map((remote) => remote.name), 'host']) run(app, ['--import', 'tsx', join(__dirname, 'serve-app.ts'), app]);
+for (const app of [...REMOTES.map((remote) => remote.name), 'host'])
+  run(app, ['--import', 'tsx', join(__dirname, 'serve-app.ts'), app]);
 console.log(`Special Gift: open http://localhost:${LOCAL_PORTS.host} (Ctrl+C stops everything)`);

@@ -14,7 +14,9 @@ const { positionals } = parseArgs({ allowPositionals: true, options: { 'exit-wit
 const app = positionals[0];
 const remote = REMOTES.find((candidate) => candidate.name === app);
 if (app !== 'host' && !remote) {
-  console.error(`usage: serve-app <${['host', ...REMOTES.map((candidate) => candidate.name)].join('|')}> [--exit-with-parent]`);
+  console.error(
+    `usage: serve-app <${['host', ...REMOTES.map((candidate) => candidate.name)].join('|')}> [--exit-with-parent]`,
+  );
   process.exit(2);
 }
 
@@ -29,18 +31,21 @@ void startStaticServer(
         apiTarget: `http://127.0.0.1:${LOCAL_PORTS.api}`,
         config: localRuntimeConfig(LOCAL_PORTS),
       },
-).then((server) => {
-  console.log(`${app} on http://localhost:${port}`);
-  const stop = () => {
-    // Browsers keep connections alive; drop them so a stop is immediate (tests rely on it).
-    server.close(() => process.exit(0));
-    server.closeAllConnections();
-  };
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
-  exitWithParent(stop);
-}, (error: unknown) => {
-  // Say why (a port already in use, no build yet) instead of dying with a stack trace.
-  console.error(`${app} could not start on port ${port}: ${error instanceof Error ? error.message : String(error)}`);
-  process.exit(1);
-});
+).then(
+  (server) => {
+    console.log(`${app} on http://localhost:${port}`);
+    const stop = () => {
+      // Browsers keep connections alive; drop them so a stop is immediate (tests rely on it).
+      server.close(() => process.exit(0));
+      server.closeAllConnections();
+    };
+    process.on('SIGTERM', stop);
+    process.on('SIGINT', stop);
+    exitWithParent(stop);
+  },
+  (error: unknown) => {
+    // Say why (a port already in use, no build yet) instead of dying with a stack trace.
+    console.error(`${app} could not start on port ${port}: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  },
+);

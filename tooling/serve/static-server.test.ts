@@ -12,7 +12,9 @@ const SERVE = `import(${JSON.stringify(join(__dirname, 'static-server.ts'))})
   .then((server) => console.log(server.address().port));`;
 
 async function startProxy(root: string, apiTarget: string): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', '-e', SERVE, root, apiTarget], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', '-e', SERVE, root, apiTarget], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const port = await new Promise<number>((resolve, reject) => {
     child.stdout?.setEncoding('utf8').once('data', (line: string) => resolve(Number(line.trim())));
     child.once('exit', (code) => reject(new Error(`the server exited with ${String(code)}`)));
@@ -42,7 +44,9 @@ beforeAll(async () => {
   api = http.createServer((req, res) => {
     if (Number(req.headers['content-length']) > API_LIMIT) {
       res.writeHead(413, { 'content-type': 'application/json', connection: 'close' });
-      res.end(JSON.stringify({ error: { code: 'payload_too_large', message: 'The request body is larger than 16 KiB.' } }));
+      res.end(
+        JSON.stringify({ error: { code: 'payload_too_large', message: 'The request body is larger than 16 KiB.' } }),
+      );
       return;
     }
     let size = 0;
@@ -68,7 +72,12 @@ afterAll(async () => {
 });
 
 const post = (body: BodyInit, headers: Record<string, string> = {}) =>
-  fetch(`${base}/v1/sign-ups`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body, duplex: 'half' } as RequestInit);
+  fetch(`${base}/v1/sign-ups`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body,
+    duplex: 'half',
+  } as RequestInit);
 
 describe('the /api proxy of the local servers', () => {
   it('passes a sign-up through, body intact, /api stripped', async () => {

@@ -30,7 +30,10 @@ export interface StaticServerOptions {
 function composition(options: StaticServerOptions): { remotes: Record<RemoteName, string>; defaultLanguage: Language } {
   const config = options.config as { remotes?: Record<RemoteName, string>; defaultLanguage?: unknown } | undefined;
   if (!config?.remotes) throw new Error('the host needs its runtime config, with its remotes');
-  return { remotes: config.remotes, defaultLanguage: isLanguage(config.defaultLanguage) ? config.defaultLanguage : FALLBACK_LANGUAGE };
+  return {
+    remotes: config.remotes,
+    defaultLanguage: isLanguage(config.defaultLanguage) ? config.defaultLanguage : FALLBACK_LANGUAGE,
+  };
 }
 
 /** nginx's `client_max_body_size` for the API (deploy/nginx/snippets/api-proxy.conf). */
@@ -40,7 +43,12 @@ const DISCARD_FOR_MS = 5_000;
 
 function sendJsonError(res: ServerResponse, status: number, body: ApiErrorBody): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text), 'Cache-Control': 'no-store', Connection: 'close' });
+  res.writeHead(status, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(text),
+    'Cache-Control': 'no-store',
+    Connection: 'close',
+  });
   res.end(text);
 }
 
@@ -58,7 +66,9 @@ const bufferApiBody: RequestHandler = (req, res, next) => {
   let over = Number(req.headers['content-length']) > API_BODY_LIMIT_BYTES;
   const tooLarge = () => {
     if (res.headersSent) return;
-    sendJsonError(res, 413, { error: { code: 'payload_too_large', message: 'The request body is larger than 64 KiB.' } });
+    sendJsonError(res, 413, {
+      error: { code: 'payload_too_large', message: 'The request body is larger than 64 KiB.' },
+    });
   };
   const discarding = setTimeout(tooLarge, DISCARD_FOR_MS);
   req.on('data', (chunk: Buffer) => {
@@ -87,11 +97,14 @@ function writeBufferedBody(proxyReq: ClientRequest, req: IncomingMessage): void 
 function answerProxyError(_error: Error, _req: IncomingMessage, res: ServerResponse | Socket): void {
   if (!('writeHead' in res)) return void res.destroy();
   if (res.headersSent) return void res.destroy();
-  sendJsonError(res, 502, { error: { code: 'internal_error', message: 'The API could not be reached. Please try again later.' } });
+  sendJsonError(res, 502, {
+    error: { code: 'internal_error', message: 'The API could not be reached. Please try again later.' },
+  });
 }
 
 /** Files that must be revalidated on every load so a redeploy is picked up at once. */
-const REVALIDATE = /(^|\/)(index\.html|page\.shtml|mf-manifest\.json|mf-stats\.json|remoteEntry\.js|config\.json)$|\/assets\/i18n\//;
+const REVALIDATE =
+  /(^|\/)(index\.html|page\.shtml|mf-manifest\.json|mf-stats\.json|remoteEntry\.js|config\.json)$|\/assets\/i18n\//;
 const HASHED = /\.[0-9a-f]{8}\.(js|css)$/;
 
 /**
@@ -134,7 +147,15 @@ export async function startStaticServer(options: StaticServerOptions): Promise<S
     next();
   });
   if (options.apiTarget) {
-    app.use('/api', bufferApiBody, createProxyMiddleware({ target: options.apiTarget, changeOrigin: false, on: { proxyReq: writeBufferedBody, error: answerProxyError } }));
+    app.use(
+      '/api',
+      bufferApiBody,
+      createProxyMiddleware({
+        target: options.apiTarget,
+        changeOrigin: false,
+        on: { proxyReq: writeBufferedBody, error: answerProxyError },
+      }),
+    );
   }
   if (options.config !== undefined) {
     const body = JSON.stringify(options.config);
@@ -143,7 +164,14 @@ export async function startStaticServer(options: StaticServerOptions): Promise<S
       res.type('application/json').send(body);
     });
   }
-  app.use(express.static(options.root, { index: false, cacheControl: false, setHeaders: (res, path) => setHeaders(res, path, options), fallthrough: true }));
+  app.use(
+    express.static(options.root, {
+      index: false,
+      cacheControl: false,
+      setHeaders: (res, path) => setHeaders(res, path, options),
+      fallthrough: true,
+    }),
+  );
   if (options.spa) {
     const screenFile = createScreenFiles(composition(options));
     app.get(new RegExp(`^${SCREEN_FILES_PREFIX}([a-z]+)/(.+)$`), (req, res, next) => {
@@ -155,10 +183,17 @@ export async function startStaticServer(options: StaticServerOptions): Promise<S
       }, next);
     });
     // The template is read per request, as nginx does: a host rebuilt under a running server is served at once.
-    const composePage = createPageComposer({ template: () => readFile(join(options.root, PAGE_TEMPLATE_FILE), 'utf8'), ...composition(options) });
+    const composePage = createPageComposer({
+      template: () => readFile(join(options.root, PAGE_TEMPLATE_FILE), 'utf8'),
+      ...composition(options),
+    });
     // Only page navigations get the app's page; a missing file stays a 404.
     app.get(/^(?!.*\.[a-z0-9]+$).*/i, (req, res, next) => {
-      composePage({ path: req.path, cookieHeader: req.headers.cookie, acceptLanguage: req.headers['accept-language'] }).then((page) => {
+      composePage({
+        path: req.path,
+        cookieHeader: req.headers.cookie,
+        acceptLanguage: req.headers['accept-language'],
+      }).then((page) => {
         res.setHeader('Cache-Control', 'no-cache');
         // The page's language follows these request headers (nginx sends the same).
         res.setHeader('Vary', 'Accept-Language, Cookie');

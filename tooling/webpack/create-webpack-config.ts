@@ -53,7 +53,11 @@ export function sourceRules(production: boolean): NonNullable<Configuration['mod
 
 /** What the app's build and the page loader's share: the same sources compiled alike, no size hints. */
 function compiledAlike(production: boolean): Pick<Configuration, 'resolve' | 'module' | 'performance'> {
-  return { resolve: { extensions: ['.tsx', '.ts', '.js'] }, module: { rules: sourceRules(production) }, performance: { hints: false } };
+  return {
+    resolve: { extensions: ['.tsx', '.ts', '.js'] },
+    module: { rules: sourceRules(production) },
+    performance: { hints: false },
+  };
 }
 
 /**
@@ -147,7 +151,14 @@ function appConfig(options: AppBuildOptions, argv: WebpackArgv): AppConfiguratio
         },
         ...options.federation,
       }),
-      ...(production ? [new MiniCssExtractPlugin({ filename: '[name].[contenthash:8].css', chunkFilename: '[name].[contenthash:8].css' })] : []),
+      ...(production
+        ? [
+            new MiniCssExtractPlugin({
+              filename: '[name].[contenthash:8].css',
+              chunkFilename: '[name].[contenthash:8].css',
+            }),
+          ]
+        : []),
       ...(emitsPage
         ? [
             new HtmlWebpackPlugin({

@@ -11,7 +11,13 @@ import { join } from 'node:path';
  * contract's `useTranslation`. A shared module is never tree-shaken, so sharing them would cost
  * ~40 KB gzipped on the first screen for nothing (see docs/performance.md).
  */
-export const SINGLETONS = ['react', 'react/jsx-runtime', 'react-dom', 'react-dom/client', '@special-gift/shared'] as const;
+export const SINGLETONS = [
+  'react',
+  'react/jsx-runtime',
+  'react-dom',
+  'react-dom/client',
+  '@special-gift/shared',
+] as const;
 
 function packageName(request: string): string {
   const parts = request.split('/');
@@ -39,4 +45,3 @@ export function sharedSingletons(appDir: string, options: { eager: boolean }) {
     ]),
   );
 }
-

@@ -46,7 +46,17 @@ const SAY_WAITING_AFTER_MS = 250;
 export async function lockDataDir(dataDir: string, { waitMs, onWaiting }: LockOptions): Promise<DataDirLock> {
   const holder = spawn(
     'flock',
-    ['--exclusive', '--timeout', String(waitMs / 1000), '--conflict-exit-code', String(IN_USE_EXIT_CODE), dataDir, 'sh', '-c', 'echo locked && exec cat'],
+    [
+      '--exclusive',
+      '--timeout',
+      String(waitMs / 1000),
+      '--conflict-exit-code',
+      String(IN_USE_EXIT_CODE),
+      dataDir,
+      'sh',
+      '-c',
+      'echo locked && exec cat',
+    ],
     { stdio: ['pipe', 'pipe', 'pipe'], detached: true },
   );
   const exited = new Promise<number | null>((resolve) => holder.once('exit', (code) => resolve(code)));
@@ -59,7 +69,13 @@ export async function lockDataDir(dataDir: string, { waitMs, onWaiting }: LockOp
       if (chunk.includes('locked')) resolve('locked');
     });
     holder.once('error', (error: NodeJS.ErrnoException) =>
-      resolve(error.code === 'ENOENT' ? new Error('The embedded database needs flock(1) (util-linux) to lock its data directory; install util-linux, or use DATABASE_URL.') : error),
+      resolve(
+        error.code === 'ENOENT'
+          ? new Error(
+              'The embedded database needs flock(1) (util-linux) to lock its data directory; install util-linux, or use DATABASE_URL.',
+            )
+          : error,
+      ),
     );
     void exited.then((code) =>
       resolve(

@@ -62,7 +62,9 @@ export async function answerOnceIn(
   );
   const row = existing.rows[0];
   if (row && !row.expired) {
-    return row.request_hash === requestHash ? { kind: 'replayed', answer: { status: row.status, body: row.body } } : { kind: 'key_reused' };
+    return row.request_hash === requestHash
+      ? { kind: 'replayed', answer: { status: row.status, body: row.body } }
+      : { kind: 'key_reused' };
   }
   if (row) await tx.query('DELETE FROM idempotency_keys WHERE key = $1', [key]); // expired, not yet purged
   const answer = await produce(tx);

@@ -16,7 +16,13 @@ jest.mock('@electric-sql/pglite', () =>
 
 jest.setTimeout(60_000);
 
-const signUp = { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', cardCode: '4111111111111111', acceptedTerms: true } as const;
+const signUp = {
+  firstName: 'Ada',
+  lastName: 'Lovelace',
+  email: 'ada@example.com',
+  cardCode: '4111111111111111',
+  acceptedTerms: true,
+} as const;
 const TTL = { ttlHours: 24 };
 const allVersions = MIGRATIONS.map((migration) => ({ version: migration.version }));
 
@@ -31,7 +37,8 @@ describe.each(testEngines())('the repository on %s', (engine) => {
 
   it('migrates, and the data survives closing and reopening', async () => {
     const first = await openDatabase(database.config);
-    if (database.config.engine === 'pglite') expect(existsSync(path.join(database.config.dataDir, 'PG_VERSION'))).toBe(true);
+    if (database.config.engine === 'pglite')
+      expect(existsSync(path.join(database.config.dataDir, 'PG_VERSION'))).toBe(true);
     const created = await insertSignUp(first, signUp, 'a'.repeat(64));
     await answerOnce(first, 'key-1', 'hash-1', async () => ({ status: 201, body: { id: created?.id } }), TTL);
     await first.close();
@@ -43,16 +50,23 @@ describe.each(testEngines())('the repository on %s', (engine) => {
       expect(await findSignUpForReader(reopened, created?.id ?? '', 'a'.repeat(64))).toEqual(created);
       expect(await findSignUpForReader(reopened, created?.id ?? '', 'b'.repeat(64))).toBeNull();
       // The stored idempotent answer survived too: same key and hash replay it.
-      const replay = await answerOnce(reopened, 'key-1', 'hash-1', () => Promise.reject(new Error('must not run')), TTL);
+      const replay = await answerOnce(
+        reopened,
+        'key-1',
+        'hash-1',
+        () => Promise.reject(new Error('must not run')),
+        TTL,
+      );
       expect(replay).toEqual({ kind: 'replayed', answer: { status: 201, body: { id: created?.id } } });
       // Migrations ran once, not again on reopen.
-      const versions = await reopened.query<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version');
+      const versions = await reopened.query<{ version: number }>(
+        'SELECT version FROM schema_migrations ORDER BY version',
+      );
       expect(versions.rows).toEqual(allVersions);
     } finally {
       await reopened.close();
     }
   });
-
 });
 
 describe.each(testEngines())('migration 3 on %s', (engine) => {
@@ -62,7 +76,10 @@ describe.each(testEngines())('migration 3 on %s', (engine) => {
     const db = config.engine === 'postgres' ? await openPostgresDatabase(config) : await openPgliteDatabase(config);
     try {
       // A database as version 2 left it: the 201 stored for replays held the token in clear.
-      await migrate(db, MIGRATIONS.filter((migration) => migration.version <= 2));
+      await migrate(
+        db,
+        MIGRATIONS.filter((migration) => migration.version <= 2),
+      );
       const token = 'T'.repeat(43);
       const hash = 'c'.repeat(64);
       const created = await db.query<{ id: string }>(
@@ -70,13 +87,18 @@ describe.each(testEngines())('migration 3 on %s', (engine) => {
         [hash],
       );
       const id = created.rows[0]?.id ?? '';
-      await db.query(`INSERT INTO idempotency_keys (key, request_hash, status, body) VALUES ('k', 'h', 201, $1::jsonb)`, [JSON.stringify({ id, firstName: 'Ada', readToken: token })]);
+      await db.query(
+        `INSERT INTO idempotency_keys (key, request_hash, status, body) VALUES ('k', 'h', 201, $1::jsonb)`,
+        [JSON.stringify({ id, firstName: 'Ada', readToken: token })],
+      );
 
       expect(await migrate(db)).toEqual([3]);
       const stored = await db.query<{ body: unknown }>('SELECT body FROM idempotency_keys');
       expect(stored.rows).toEqual([{ body: { id, firstName: 'Ada' } }]);
       expect(await findSignUpForReader(db, id, hash)).toMatchObject({ id });
-      const everything = await db.query<{ dump: string }>(`SELECT (SELECT json_agg(s)::text FROM sign_ups s) || (SELECT json_agg(k)::text FROM idempotency_keys k) AS dump`);
+      const everything = await db.query<{ dump: string }>(
+        `SELECT (SELECT json_agg(s)::text FROM sign_ups s) || (SELECT json_agg(k)::text FROM idempotency_keys k) AS dump`,
+      );
       expect(everything.rows[0]?.dump).not.toContain(token);
     } finally {
       await db.close();
@@ -102,7 +124,10 @@ describe.each(testEngines())('the repository on %s, one database for these tests
     expect(await insertSignUp(db, card)).not.toBeNull();
     const outcome = await db.transaction(async (tx) => {
       const again = await insertSignUp(tx, { ...card, firstName: 'Grace' });
-      const count = await tx.query<{ count: number }>('SELECT count(*)::int AS count FROM sign_ups WHERE card_code = $1', [card.cardCode]);
+      const count = await tx.query<{ count: number }>(
+        'SELECT count(*)::int AS count FROM sign_ups WHERE card_code = $1',
+        [card.cardCode],
+      );
       return { again, count: count.rows[0]?.count };
     });
     expect(outcome).toEqual({ again: null, count: 1 });
@@ -116,7 +141,13 @@ describe.each(testEngines())('the repository on %s, one database for these tests
         throw new Error('after the insert');
       }),
     ).rejects.toThrow('after the insert');
-    expect((await db.query<{ count: number }>('SELECT count(*)::int AS count FROM sign_ups WHERE card_code = $1', [card.cardCode])).rows).toEqual([{ count: 0 }]);
+    expect(
+      (
+        await db.query<{ count: number }>('SELECT count(*)::int AS count FROM sign_ups WHERE card_code = $1', [
+          card.cardCode,
+        ])
+      ).rows,
+    ).toEqual([{ count: 0 }]);
   });
 
   it('expires idempotency keys after the TTL (an expired key runs again) and purges them', async () => {
@@ -129,24 +160,31 @@ describe.each(testEngines())('the repository on %s, one database for these tests
 
     await db.query(`UPDATE idempotency_keys SET created_at = now() - interval '25 hours' WHERE key = 'old'`);
     expect(await purgeExpiredKeys(db, TTL)).toBe(1);
-    expect((await db.query<{ key: string }>(`SELECT key FROM idempotency_keys WHERE key IN ('old', 'new')`)).rows).toEqual([{ key: 'new' }]);
+    expect(
+      (await db.query<{ key: string }>(`SELECT key FROM idempotency_keys WHERE key IN ('old', 'new')`)).rows,
+    ).toEqual([{ key: 'new' }]);
   });
 });
 
 // PGlite is one process by construction (see data-dir-lock.test.ts); this is PostgreSQL's case.
-(testEngines().includes('postgres') ? describe : describe.skip)('migrations on PostgreSQL, several replicas starting at once', () => {
-  it('apply once: the others wait on the advisory lock and find nothing to do', async () => {
-    const database = await createTestDatabase('postgres');
-    try {
-      const dbs = await Promise.all(Array.from({ length: 4 }, () => openDatabase(database.config)));
-      const versions = await dbs[0]?.query<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version');
-      expect(versions?.rows).toEqual(allVersions);
-      // Nothing is left for anyone: the schema is complete and recorded once.
-      const again = await Promise.all(dbs.map((db) => migrate(db)));
-      expect(again).toEqual(dbs.map(() => []));
-      await Promise.all(dbs.map((db) => db.close()));
-    } finally {
-      await database.drop();
-    }
-  });
-});
+(testEngines().includes('postgres') ? describe : describe.skip)(
+  'migrations on PostgreSQL, several replicas starting at once',
+  () => {
+    it('apply once: the others wait on the advisory lock and find nothing to do', async () => {
+      const database = await createTestDatabase('postgres');
+      try {
+        const dbs = await Promise.all(Array.from({ length: 4 }, () => openDatabase(database.config)));
+        const versions = await dbs[0]?.query<{ version: number }>(
+          'SELECT version FROM schema_migrations ORDER BY version',
+        );
+        expect(versions?.rows).toEqual(allVersions);
+        // Nothing is left for anyone: the schema is complete and recorded once.
+        const again = await Promise.all(dbs.map((db) => migrate(db)));
+        expect(again).toEqual(dbs.map(() => []));
+        await Promise.all(dbs.map((db) => db.close()));
+      } finally {
+        await database.drop();
+      }
+    });
+  },
+);

@@ -31,7 +31,13 @@ interface EmscriptenFs {
  * Checked after start-up (`SHOW fsync`), and fails loudly if PGlite's internals ever change shape.
  */
 function durableStartParams(): string[] {
-  return [...PGlite.defaultStartParams.filter((param) => param !== '-F'), '-c', 'fsync=on', '-c', 'wal_sync_method=fsync'];
+  return [
+    ...PGlite.defaultStartParams.filter((param) => param !== '-F'),
+    '-c',
+    'fsync=on',
+    '-c',
+    'wal_sync_method=fsync',
+  ];
 }
 
 function installRealFsync(db: PGlite): void {
@@ -61,7 +67,12 @@ function wrap(target: Pick<PGlite, 'query' | 'exec'>): Queryable {
  * The embedded engine: PGlite on `dataDir`, locked against any other process for as long as it is
  * open (see data-dir-lock.ts). One connection: transactions run one after another.
  */
-export async function openPgliteDatabase({ dataDir, fsync, lockWaitMs = DEFAULT_LOCK_WAIT_MS, onLockWait }: PgliteOptions): Promise<Database> {
+export async function openPgliteDatabase({
+  dataDir,
+  fsync,
+  lockWaitMs = DEFAULT_LOCK_WAIT_MS,
+  onLockWait,
+}: PgliteOptions): Promise<Database> {
   mkdirSync(dataDir, { recursive: true });
   const lock = await lockDataDir(dataDir, { waitMs: lockWaitMs, onWaiting: onLockWait });
   let db: PGlite;

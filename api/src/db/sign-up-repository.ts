@@ -45,7 +45,11 @@ function toRecord(row: SignUpRow): SignUpRecord {
  * it commits, the second one conflicts (`null`); if it rolls back, the second one inserts.
  * `readTokenHash`: see routes/read-token.ts.
  */
-export async function insertSignUp(db: Queryable, signUp: SignUp, readTokenHash: string | null = null): Promise<SignUpRecord | null> {
+export async function insertSignUp(
+  db: Queryable,
+  signUp: SignUp,
+  readTokenHash: string | null = null,
+): Promise<SignUpRecord | null> {
   const result = await db.query<SignUpRow>(
     `INSERT INTO sign_ups (first_name, last_name, email, phone, card_code, read_token_hash, read_token_hashes)
      VALUES ($1, $2, $3, $4, $5, $6::text, CASE WHEN $6::text IS NULL THEN '{}'::text[] ELSE ARRAY[$6::text] END)
@@ -81,9 +85,16 @@ export async function addReadTokenHash(db: Queryable, id: string, readTokenHash:
 }
 
 /** The sign-up with this id one of whose read tokens hashes to `readTokenHash`; `null` for any mismatch. */
-export async function findSignUpForReader(db: Queryable, id: string, readTokenHash: string): Promise<SignUpRecord | null> {
+export async function findSignUpForReader(
+  db: Queryable,
+  id: string,
+  readTokenHash: string,
+): Promise<SignUpRecord | null> {
   // read_token_hash: a sign-up made by a replica of the previous release during a rolling update.
-  const result = await db.query<SignUpRow>(`SELECT ${COLUMNS} FROM sign_ups WHERE id = $1 AND ($2 = ANY(read_token_hashes) OR read_token_hash = $2)`, [id, readTokenHash]);
+  const result = await db.query<SignUpRow>(
+    `SELECT ${COLUMNS} FROM sign_ups WHERE id = $1 AND ($2 = ANY(read_token_hashes) OR read_token_hash = $2)`,
+    [id, readTokenHash],
+  );
   const row = result.rows[0];
   return row ? toRecord(row) : null;
 }

@@ -5,7 +5,14 @@ import { findSignUpForReader, insertSignUp } from './sign-up-repository';
 class RolledBack extends Error {}
 
 // Values no request can produce: the card code is not digits, the key has a space.
-const SAMPLE = { firstName: 'Warm', lastName: 'Up', email: 'warm-up@example.invalid', phone: undefined, cardCode: 'warm-up', acceptedTerms: true } as const;
+const SAMPLE = {
+  firstName: 'Warm',
+  lastName: 'Up',
+  email: 'warm-up@example.invalid',
+  phone: undefined,
+  cardCode: 'warm-up',
+  acceptedTerms: true,
+} as const;
 
 /**
  * Runs a sign-up's statements once in a transaction that is rolled back, before the API listens.

@@ -55,7 +55,8 @@ export class ConnectionTracker {
   #isProbe(socket: Socket): boolean {
     const probe = this.#probe;
     // The probe's connect() has been made by the time the server accepts it, so its port is known.
-    if (probe === undefined || socket.remotePort !== probe.socket.localPort || !isLoopback(socket.remoteAddress)) return false;
+    if (probe === undefined || socket.remotePort !== probe.socket.localPort || !isLoopback(socket.remoteAddress))
+      return false;
     socket.destroy();
     probe.arrived();
     return true;
@@ -110,17 +111,22 @@ export class ConnectionTracker {
       state.lastActive = started;
       this.#watch(socket);
     }
-    const closed = new Promise<'drained'>((resolve) => net.Server.prototype.close.call(this.server, () => resolve('drained')));
+    const closed = new Promise<'drained'>((resolve) =>
+      net.Server.prototype.close.call(this.server, () => resolve('drained')),
+    );
     onListenerClosed();
     const quiet = (state: ConnectionState) => state.busy === 0 && Date.now() - state.lastActive >= idleCloseMs;
     const sweep = setInterval(() => {
       const candidates = [...this.#connections].filter(([socket, state]) => quiet(state) && !socket.writableEnded);
       // Checked again after the event loop's poll phase: a busy loop may not have read yet what a
       // client sent in the meantime, and closing a socket with unread data resets it.
-      if (candidates.length > 0) setImmediate(() => candidates.forEach(([socket, state]) => quiet(state) && socket.end()));
+      if (candidates.length > 0)
+        setImmediate(() => candidates.forEach(([socket, state]) => quiet(state) && socket.end()));
     }, SWEEP_EVERY_MS);
     let graceTimer: NodeJS.Timeout | undefined;
-    const graceOver = new Promise<'grace over'>((resolve) => (graceTimer = setTimeout(() => resolve('grace over'), graceMs)));
+    const graceOver = new Promise<'grace over'>(
+      (resolve) => (graceTimer = setTimeout(() => resolve('grace over'), graceMs)),
+    );
     const outcome = await Promise.race([closed, graceOver]);
     clearInterval(sweep);
     clearTimeout(graceTimer);

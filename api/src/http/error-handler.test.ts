@@ -17,13 +17,21 @@ describe('toApiError', () => {
   });
 
   it('turns other client errors into a generic 4xx bad_request', () => {
-    expect(toApiError(Object.assign(new Error('request aborted'), { type: 'request.aborted', status: 400 }))).toMatchObject({ status: 400, code: 'bad_request' });
+    expect(
+      toApiError(Object.assign(new Error('request aborted'), { type: 'request.aborted', status: 400 })),
+    ).toMatchObject({ status: 400, code: 'bad_request' });
   });
 
   it.each([
     ['a refused connection', Object.assign(new Error('connect ECONNREFUSED 10.89.0.5:5432'), { code: 'ECONNREFUSED' })],
-    ["the database's name gone from the network", Object.assign(new Error('getaddrinfo ENOTFOUND postgres'), { code: 'ENOTFOUND' })],
-    ['a server shutting down', Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' })],
+    [
+      "the database's name gone from the network",
+      Object.assign(new Error('getaddrinfo ENOTFOUND postgres'), { code: 'ENOTFOUND' }),
+    ],
+    [
+      'a server shutting down',
+      Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }),
+    ],
     ['a connection exception', Object.assign(new Error('connection failure'), { code: '08006' })],
     ["pg-pool's lost connection", new Error('Connection terminated unexpectedly')],
   ])('answers 503 when the database cannot be reached: %s', (_what, error) => {

@@ -22,13 +22,31 @@ const INTERNAL_ERROR = new ApiError(500, 'internal_error', 'Something went wrong
  * client may retry, as readiness says, not a 500. Socket errors by code, PostgreSQL's connection
  * exceptions (class 08) and shutdowns (57P01-57P03) by SQLSTATE, pg-pool's own by message.
  */
-const DATABASE_UNAVAILABLE = new ApiError(503, 'not_ready', 'The database cannot be reached. Please try again shortly.');
-const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'ECONNRESET', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE', '57P01', '57P02', '57P03']);
+const DATABASE_UNAVAILABLE = new ApiError(
+  503,
+  'not_ready',
+  'The database cannot be reached. Please try again shortly.',
+);
+const UNREACHABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'ECONNRESET',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EPIPE',
+  '57P01',
+  '57P02',
+  '57P03',
+]);
 function isDatabaseUnavailable(error: unknown): boolean {
   const code = fieldOf(error, 'code');
   if (typeof code === 'string' && (UNREACHABLE_CODES.has(code) || code.startsWith('08'))) return true;
   const message = fieldOf(error, 'message');
-  return typeof message === 'string' && /^(Connection terminated|timeout exceeded when trying to connect)/.test(message);
+  return (
+    typeof message === 'string' && /^(Connection terminated|timeout exceeded when trying to connect)/.test(message)
+  );
 }
 
 function fieldOf(error: unknown, key: string): unknown {
@@ -45,10 +63,12 @@ function describe(error: unknown): string {
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   const type = fieldOf(error, 'type');
-  if (typeof type === 'string' && Object.hasOwn(BODY_PARSER_ERRORS, type)) return BODY_PARSER_ERRORS[type] ?? INTERNAL_ERROR;
+  if (typeof type === 'string' && Object.hasOwn(BODY_PARSER_ERRORS, type))
+    return BODY_PARSER_ERRORS[type] ?? INTERNAL_ERROR;
   const status = fieldOf(error, 'status');
   // Other client errors raised by express or its parsers (e.g. an aborted upload, a bad URL escape).
-  if (typeof status === 'number' && status >= 400 && status < 500) return new ApiError(status, 'bad_request', 'The request could not be understood.');
+  if (typeof status === 'number' && status >= 400 && status < 500)
+    return new ApiError(status, 'bad_request', 'The request could not be understood.');
   return isDatabaseUnavailable(error) ? DATABASE_UNAVAILABLE : INTERNAL_ERROR;
 }
 
@@ -57,7 +77,13 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
   return (error: unknown, req, res, _next) => {
     const apiError = toApiError(error);
     if (apiError.status >= 500) {
-      log({ level: 'error', msg: 'request failed', method: req.method, path: req.originalUrl.split('?')[0], error: describe(error) });
+      log({
+        level: 'error',
+        msg: 'request failed',
+        method: req.method,
+        path: req.originalUrl.split('?')[0],
+        error: describe(error),
+      });
     }
     if (res.headersSent) {
       // Too late for a clean answer; cut the connection so the client sees a failure, not a truncated success.

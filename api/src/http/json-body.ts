@@ -13,7 +13,8 @@ const TOO_LARGE = () => new ApiError(413, 'payload_too_large', 'The request body
  * a byte of the body is read. Both answers close the connection, so an unread body is never drained.
  */
 export const requireJsonContentType: RequestHandler = (req, res, next) => {
-  if (!req.is('application/json')) return next(new ApiError(415, 'unsupported_media_type', 'Send the body as application/json.'));
+  if (!req.is('application/json'))
+    return next(new ApiError(415, 'unsupported_media_type', 'Send the body as application/json.'));
   const charset = /;\s*charset\s*=\s*"?([^";\s]*)/i.exec(req.get('content-type') ?? '')?.[1]?.toLowerCase();
   if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
     return next(new ApiError(415, 'unsupported_media_type', 'The body must be JSON in UTF-8.'));
@@ -38,7 +39,8 @@ export function jsonNestingExceeds(text: string, max: number): boolean {
   for (let index = 0; index < text.length; index += 1) {
     const char = text.charCodeAt(index);
     if (inString) {
-      if (char === 0x5c) index += 1; // backslash: skip the escaped character
+      if (char === 0x5c)
+        index += 1; // backslash: skip the escaped character
       else if (char === 0x22) inString = false;
     } else if (char === 0x22) inString = true;
     else if (char === 0x5b || char === 0x7b) {
@@ -70,7 +72,13 @@ export const parseJsonBody: RequestHandler = (req, res, next) => {
       return next(new ApiError(415, 'unsupported_media_type', 'The body must be JSON in UTF-8.'));
     }
     if (jsonNestingExceeds(text, JSON_MAX_DEPTH)) {
-      return next(new ApiError(400, 'invalid_body', `The request body nests arrays or objects deeper than ${JSON_MAX_DEPTH} levels.`));
+      return next(
+        new ApiError(
+          400,
+          'invalid_body',
+          `The request body nests arrays or objects deeper than ${JSON_MAX_DEPTH} levels.`,
+        ),
+      );
     }
     try {
       req.body = JSON.parse(text) as unknown;

@@ -13,6 +13,9 @@ export function methodNotAllowed(allowed: readonly string[]): RequestHandler {
       res.status(204).end();
       return;
     }
-    sendError(res, new ApiError(405, 'method_not_allowed', `${req.method} is not allowed on this path. Allowed: ${allow}.`));
+    sendError(
+      res,
+      new ApiError(405, 'method_not_allowed', `${req.method} is not allowed on this path. Allowed: ${allow}.`),
+    );
   };
 }

@@ -32,7 +32,10 @@ describe('originCheck', () => {
     ['Sec-Fetch-Site: same-origin', { 'sec-fetch-site': 'same-origin' }],
     ['Sec-Fetch-Site: none (typed by the user)', { 'sec-fetch-site': 'none' }],
     ['an allowed Origin', { origin: 'https://gift.example' }],
-    ['Sec-Fetch-Site: same-origin and an allowed Origin', { 'sec-fetch-site': 'same-origin', origin: 'https://gift.example' }],
+    [
+      'Sec-Fetch-Site: same-origin and an allowed Origin',
+      { 'sec-fetch-site': 'same-origin', origin: 'https://gift.example' },
+    ],
     ['neither header (not a browser)', {}],
   ])('lets a POST with %s through', async (_label, headers) => {
     const response = await fetch(url, { method: 'POST', headers: typeof headers === 'function' ? headers() : headers });
@@ -42,13 +45,19 @@ describe('originCheck', () => {
   it.each([
     ['Sec-Fetch-Site: cross-site', { 'sec-fetch-site': 'cross-site' }],
     ['Sec-Fetch-Site: same-site', { 'sec-fetch-site': 'same-site' }],
-    ['a cross-site Sec-Fetch-Site even with an allowed Origin', { 'sec-fetch-site': 'cross-site', origin: 'https://gift.example' }],
+    [
+      'a cross-site Sec-Fetch-Site even with an allowed Origin',
+      { 'sec-fetch-site': 'cross-site', origin: 'https://gift.example' },
+    ],
     ['another Origin', { origin: 'https://evil.example' }],
     ['Origin: null (sandboxed frame, data: URL)', { origin: 'null' }],
     // DNS rebinding: a page on a name the attacker points at this server is same-origin to the
     // browser, and its Host equals its Origin; only the configured public origin tells them apart.
     ['an Origin equal to its Host (DNS rebinding)', () => ({ origin: `http://${host}` })],
-    ['Sec-Fetch-Site: same-origin from a rebound name', () => ({ 'sec-fetch-site': 'same-origin', origin: `http://${host}` })],
+    [
+      'Sec-Fetch-Site: same-origin from a rebound name',
+      () => ({ 'sec-fetch-site': 'same-origin', origin: `http://${host}` }),
+    ],
   ])('refuses a POST with %s: 403 cross_origin_request', async (_label, headers) => {
     const response = await fetch(url, { method: 'POST', headers: typeof headers === 'function' ? headers() : headers });
     expect(response.status).toBe(403);
@@ -65,7 +74,8 @@ describe('originCheck', () => {
     });
     try {
       const localUrl = `http://127.0.0.1:${(local.address() as AddressInfo).port}/thing`;
-      const statusFor = async (origin: string) => (await fetch(localUrl, { method: 'POST', headers: { 'sec-fetch-site': 'same-origin', origin } })).status;
+      const statusFor = async (origin: string) =>
+        (await fetch(localUrl, { method: 'POST', headers: { 'sec-fetch-site': 'same-origin', origin } })).status;
       expect(await statusFor('http://localhost:3000')).toBe(200);
       expect(await statusFor('http://127.0.0.1:4300')).toBe(200);
       expect(await statusFor('http://[::1]:3000')).toBe(200);
@@ -78,6 +88,8 @@ describe('originCheck', () => {
   });
 
   it('leaves safe methods alone', async () => {
-    expect((await fetch(url, { headers: { 'sec-fetch-site': 'cross-site', origin: 'https://evil.example' } })).status).toBe(200);
+    expect(
+      (await fetch(url, { headers: { 'sec-fetch-site': 'cross-site', origin: 'https://evil.example' } })).status,
+    ).toBe(200);
   });
 });

@@ -3,7 +3,8 @@ import { ApiError } from './api-error';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-const REFUSED = () => new ApiError(403, 'cross_origin_request', 'Mutating requests are accepted only from the site itself.');
+const REFUSED = () =>
+  new ApiError(403, 'cross_origin_request', 'Mutating requests are accepted only from the site itself.');
 
 // Without a configured public origin (local development), the site is on this machine.
 const LOOPBACK_ORIGIN = /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:[0-9]+)?$/;
@@ -18,7 +19,8 @@ const LOOPBACK_ORIGIN = /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:[0-9]+)?$
  * sends neither header (curl, a server) is not a browser and is left to the XSRF check.
  */
 export function originCheck({ allowedOrigins }: { readonly allowedOrigins: readonly string[] }): RequestHandler {
-  const isSite = (origin: string) => (allowedOrigins.length > 0 ? allowedOrigins.includes(origin) : LOOPBACK_ORIGIN.test(origin));
+  const isSite = (origin: string) =>
+    allowedOrigins.length > 0 ? allowedOrigins.includes(origin) : LOOPBACK_ORIGIN.test(origin);
   return (req, _res, next) => {
     if (SAFE_METHODS.has(req.method)) return next();
     const site = req.get('sec-fetch-site');

@@ -23,7 +23,11 @@ async function close(server: Server) {
 }
 
 /** Writes `parts` with `pauseMs` between them and the connection kept open; resolves with the answer's status line and body, and when it came. */
-function exchange(port: number, parts: readonly string[], pauseMs = 0): Promise<{ status: number; code: string | undefined; afterMs: number }> {
+function exchange(
+  port: number,
+  parts: readonly string[],
+  pauseMs = 0,
+): Promise<{ status: number; code: string | undefined; afterMs: number }> {
   return new Promise((resolve, reject) => {
     const started = Date.now();
     const socket = net.connect(port, '127.0.0.1');
@@ -53,17 +57,29 @@ describe('protocol-level refusals', () => {
   afterAll(() => close(server));
 
   it('a request with two Host headers is a 400 bad_request', async () => {
-    expect(await exchange(port, ['GET /v1/echo HTTP/1.1\r\nHost: a.example\r\nHost: b.example\r\nConnection: close\r\n\r\n'])).toMatchObject({ status: 400, code: 'bad_request' });
-    expect(await exchange(port, ['GET /v1/echo HTTP/1.1\r\nHost: a.example\r\nConnection: close\r\n\r\n'])).toMatchObject({ status: 200 });
+    expect(
+      await exchange(port, [
+        'GET /v1/echo HTTP/1.1\r\nHost: a.example\r\nHost: b.example\r\nConnection: close\r\n\r\n',
+      ]),
+    ).toMatchObject({ status: 400, code: 'bad_request' });
+    expect(
+      await exchange(port, ['GET /v1/echo HTTP/1.1\r\nHost: a.example\r\nConnection: close\r\n\r\n']),
+    ).toMatchObject({ status: 200 });
   });
 
   it('CONNECT is answered 400 bad_request, not dropped', async () => {
-    expect(await exchange(port, ['CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n'])).toMatchObject({ status: 400, code: 'bad_request' });
+    expect(await exchange(port, ['CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n'])).toMatchObject({
+      status: 400,
+      code: 'bad_request',
+    });
   });
 
   it('uses the documented timeouts: headers within 10 s, the whole request within 30 s', () => {
     expect(REQUEST_TIMEOUTS).toEqual({ headersTimeoutMs: 10_000, requestTimeoutMs: 30_000 });
-    expect({ headers: server.headersTimeout, request: server.requestTimeout }).toEqual({ headers: 10_000, request: 30_000 });
+    expect({ headers: server.headersTimeout, request: server.requestTimeout }).toEqual({
+      headers: 10_000,
+      request: 30_000,
+    });
   });
 });
 
@@ -84,7 +100,9 @@ describe('a slow client', () => {
   });
 
   it('stalling in the body gets 408 request_timeout when the request times out, not later', async () => {
-    const answer = await exchange(port, ['POST /v1/echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"a":']);
+    const answer = await exchange(port, [
+      'POST /v1/echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"a":',
+    ]);
     expect(answer).toMatchObject({ status: 408, code: 'request_timeout' });
     expect(answer.afterMs).toBeGreaterThanOrEqual(timeouts.requestTimeoutMs - 50);
     expect(answer.afterMs).toBeLessThan(timeouts.requestTimeoutMs + 500);

@@ -11,12 +11,27 @@ interface ProtocolAnswer {
   readonly message: string;
 }
 
-const BAD_REQUEST: ProtocolAnswer = { status: 400, reason: 'Bad Request', code: 'bad_request', message: 'The request could not be understood.' };
+const BAD_REQUEST: ProtocolAnswer = {
+  status: 400,
+  reason: 'Bad Request',
+  code: 'bad_request',
+  message: 'The request could not be understood.',
+};
 
 /** Node's parser errors (llhttp `HPE_*` codes and a few of Node's own) that get more than a generic 400. */
 const ANSWERS: Readonly<Record<string, ProtocolAnswer>> = {
-  HPE_HEADER_OVERFLOW: { status: 431, reason: 'Request Header Fields Too Large', code: 'headers_too_large', message: 'The request headers are too large.' },
-  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, reason: 'Request Timeout', code: 'request_timeout', message: 'The request took too long to arrive.' },
+  HPE_HEADER_OVERFLOW: {
+    status: 431,
+    reason: 'Request Header Fields Too Large',
+    code: 'headers_too_large',
+    message: 'The request headers are too large.',
+  },
+  ERR_HTTP_REQUEST_TIMEOUT: {
+    status: 408,
+    reason: 'Request Timeout',
+    code: 'request_timeout',
+    message: 'The request took too long to arrive.',
+  },
 };
 
 /** A complete HTTP/1.1 response with the JSON error body, written straight to a socket. */
@@ -51,7 +66,10 @@ export const REQUEST_TIMEOUTS: RequestTimeouts = { headersTimeoutMs: 10_000, req
  * them every `connectionsCheckingInterval`, 30 s by default, which would let a stalled request
  * hold its connection for up to 30 s longer than documented.
  */
-export function createApiServer(app: RequestListener, { headersTimeoutMs, requestTimeoutMs }: RequestTimeouts = REQUEST_TIMEOUTS): Server {
+export function createApiServer(
+  app: RequestListener,
+  { headersTimeoutMs, requestTimeoutMs }: RequestTimeouts = REQUEST_TIMEOUTS,
+): Server {
   const server = createServer(
     {
       requireHostHeader: false,
@@ -68,7 +86,8 @@ export function createApiServer(app: RequestListener, { headersTimeoutMs, reques
 /** How many `Host` header lines a request has (Node keeps only the first in `req.headers`). */
 function hostLines(rawHeaders: readonly string[]): number {
   let count = 0;
-  for (let index = 0; index < rawHeaders.length; index += 2) if (rawHeaders[index]?.toLowerCase() === 'host') count += 1;
+  for (let index = 0; index < rawHeaders.length; index += 2)
+    if (rawHeaders[index]?.toLowerCase() === 'host') count += 1;
   return count;
 }
 
@@ -79,7 +98,11 @@ function hostLines(rawHeaders: readonly string[]): number {
 export const requireHost: RequestHandler = (req, _res, next) => {
   const lines = hostLines(req.rawHeaders);
   if (lines > 1) return next(new ApiError(400, 'bad_request', 'A request must have exactly one Host header.'));
-  next(req.httpVersion === '1.1' && !req.headers.host ? new ApiError(400, 'bad_request', 'An HTTP/1.1 request needs a Host header.') : undefined);
+  next(
+    req.httpVersion === '1.1' && !req.headers.host
+      ? new ApiError(400, 'bad_request', 'An HTTP/1.1 request needs a Host header.')
+      : undefined,
+  );
 };
 
 /**

@@ -18,7 +18,14 @@ export function signUpRateLimit({ perMinute }: { readonly perMinute: number }): 
     legacyHeaders: false,
     ipv6Subnet: 56,
     handler: (_req, res, _next, options) => {
-      sendError(res, new ApiError(options.statusCode, 'rate_limited', 'Too many sign-up attempts from this address. Wait for the time in Retry-After, then try again.'));
+      sendError(
+        res,
+        new ApiError(
+          options.statusCode,
+          'rate_limited',
+          'Too many sign-up attempts from this address. Wait for the time in Retry-After, then try again.',
+        ),
+      );
     },
   });
 }

@@ -2,7 +2,9 @@ import { canonicalJson, requestHash } from './request-hash';
 
 describe('canonicalJson', () => {
   it('sorts object keys at every level and keeps array order', () => {
-    expect(canonicalJson({ b: 1, a: { d: [3, { z: 1, y: 2 }], c: null } })).toBe('{"a":{"c":null,"d":[3,{"y":2,"z":1}]},"b":1}');
+    expect(canonicalJson({ b: 1, a: { d: [3, { z: 1, y: 2 }], c: null } })).toBe(
+      '{"a":{"c":null,"d":[3,{"y":2,"z":1}]},"b":1}',
+    );
   });
 
   it('leaves out undefined members like JSON.stringify', () => {

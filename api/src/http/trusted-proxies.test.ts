@@ -8,9 +8,20 @@ import { XSRF_HEADERS } from '../../test/support/http-client';
 // The rate limit keys on the real client: X-Forwarded-For counts only from a proxy the deployment
 // names. These requests stop before the database (no Idempotency-Key: 400), so none is needed.
 const unused = () => Promise.reject(new Error('not used'));
-const db: Database = { engine: 'postgres', query: unused, exec: unused, transaction: unused, ping: unused, close: () => Promise.resolve(), lost: new Promise(() => undefined) };
+const db: Database = {
+  engine: 'postgres',
+  query: unused,
+  exec: unused,
+  transaction: unused,
+  ping: unused,
+  close: () => Promise.resolve(),
+  lost: new Promise(() => undefined),
+};
 
-async function serve(proxies: readonly string[], perMinute: number): Promise<{ post: (forwardedFor?: string) => Promise<number>; close: () => Promise<void> }> {
+async function serve(
+  proxies: readonly string[],
+  perMinute: number,
+): Promise<{ post: (forwardedFor?: string) => Promise<number>; close: () => Promise<void> }> {
   const app = createApp({ db, cookieSecure: false, signUpsPerMinute: perMinute, trustedProxies: proxies, log: false });
   const server = await new Promise<Server>((resolve) => {
     const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
@@ -18,7 +29,17 @@ async function serve(proxies: readonly string[], perMinute: number): Promise<{ p
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/sign-ups`;
   return {
     post: async (forwardedFor) =>
-      (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...XSRF_HEADERS, ...(forwardedFor ? { 'x-forwarded-for': forwardedFor } : {}) }, body: '{}' })).status,
+      (
+        await fetch(url, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            ...XSRF_HEADERS,
+            ...(forwardedFor ? { 'x-forwarded-for': forwardedFor } : {}),
+          },
+          body: '{}',
+        })
+      ).status,
     async close() {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
@@ -34,7 +55,9 @@ describe('the client address behind proxies', () => {
       expect(await api.post()).toBe(429);
       const forged = [];
       for (let attempt = 0; attempt < 30; attempt += 1) forged.push(await api.post(`203.0.113.${attempt + 1}`));
-      console.log(`forged X-Forwarded-For after being limited: ${forged.filter((status) => status === 429).length} of 30 answered 429`);
+      console.log(
+        `forged X-Forwarded-For after being limited: ${forged.filter((status) => status === 429).length} of 30 answered 429`,
+      );
       expect(forged).toEqual(Array(30).fill(429));
     } finally {
       await api.close();
@@ -59,7 +82,13 @@ describe('trustedProxies', () => {
   it('matches addresses and CIDR ranges, IPv4-mapped IPv6 included, and nothing else', () => {
     const trusts = trustedProxies(['192.0.2.7', '10.0.0.0/8', 'fd00::/8']);
     expect(['192.0.2.7', '10.1.2.3', '::ffff:10.9.9.9', 'fd12::1'].map(trusts)).toEqual([true, true, true, true]);
-    expect(['192.0.2.8', '11.0.0.1', '127.0.0.1', 'fe80::1', 'garbage'].map(trusts)).toEqual([false, false, false, false, false]);
+    expect(['192.0.2.8', '11.0.0.1', '127.0.0.1', 'fe80::1', 'garbage'].map(trusts)).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
     expect(trustedProxies([])('127.0.0.1')).toBe(false);
   });
 

@@ -30,7 +30,14 @@ export function trustedProxies(entries: readonly string[]): (address: string) =>
   let resolved = new Set<string>();
   if (names.length > 0) {
     const resolve = async () => {
-      const found = await Promise.all(names.map((name) => lookup(name, { all: true }).then((addresses) => addresses.map((entry) => entry.address), () => [])));
+      const found = await Promise.all(
+        names.map((name) =>
+          lookup(name, { all: true }).then(
+            (addresses) => addresses.map((entry) => entry.address),
+            () => [],
+          ),
+        ),
+      );
       // A name that does not resolve right now keeps what it resolved to before.
       const next = new Set(found.flat());
       if (next.size > 0 || resolved.size === 0) resolved = next;

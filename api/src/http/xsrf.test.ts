@@ -57,7 +57,10 @@ describe('xsrfProtection', () => {
 
   it('rejects a header that differs from the cookie, including a prefix of it', async () => {
     for (const header of ['abd', 'ab', 'abcd', '']) {
-      const response = await fetch(url, { method: 'POST', headers: { cookie: 'XSRF-TOKEN=abc', 'x-xsrf-token': header } });
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { cookie: 'XSRF-TOKEN=abc', 'x-xsrf-token': header },
+      });
       expect(response.status).toBe(403);
     }
   });
@@ -69,12 +72,18 @@ describe('xsrfProtection', () => {
     const token = cookie.slice('XSRF-TOKEN='.length, cookie.indexOf(';'));
     expect(token).toHaveLength(43);
 
-    const retried = await fetch(url, { method: 'POST', headers: { cookie: `XSRF-TOKEN=${token}`, 'x-xsrf-token': token } });
+    const retried = await fetch(url, {
+      method: 'POST',
+      headers: { cookie: `XSRF-TOKEN=${token}`, 'x-xsrf-token': token },
+    });
     expect(retried.status).toBe(200);
   });
 
   it('accepts a header equal to the cookie', async () => {
-    const response = await fetch(url, { method: 'DELETE', headers: { cookie: 'XSRF-TOKEN=abc', 'X-XSRF-TOKEN': 'abc' } });
+    const response = await fetch(url, {
+      method: 'DELETE',
+      headers: { cookie: 'XSRF-TOKEN=abc', 'X-XSRF-TOKEN': 'abc' },
+    });
     expect(response.status).toBe(200);
   });
 

@@ -27,13 +27,22 @@ export function xsrfProtection({ cookieSecure }: { readonly cookieSecure: boolea
   return (req, res, next) => {
     const cookieToken = readCookie(req.headers.cookie ?? '', XSRF_COOKIE_NAME);
     if (!cookieToken) {
-      res.cookie(XSRF_COOKIE_NAME, createXsrfToken(), { path: '/', sameSite: 'strict', secure: cookieSecure, httpOnly: false });
+      res.cookie(XSRF_COOKIE_NAME, createXsrfToken(), {
+        path: '/',
+        sameSite: 'strict',
+        secure: cookieSecure,
+        httpOnly: false,
+      });
     }
     if (SAFE_METHODS.has(req.method)) return next();
     const headerToken = req.get(XSRF_HEADER_NAME);
     if (!cookieToken || !headerToken || !sameToken(cookieToken, headerToken)) {
       return next(
-        new ApiError(403, 'xsrf_mismatch', `The ${XSRF_HEADER_NAME} header must equal the ${XSRF_COOKIE_NAME} cookie. Read the cookie and retry.`),
+        new ApiError(
+          403,
+          'xsrf_mismatch',
+          `The ${XSRF_HEADER_NAME} header must equal the ${XSRF_COOKIE_NAME} cookie. Read the cookie and retry.`,
+        ),
       );
     }
     next();

@@ -26,11 +26,21 @@ describe.each(testEngines())('on %s', (engine) => {
   });
 
   function validBody(cardCode = freshCard()) {
-    return { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', phone: '+441234567890', cardCode, acceptedTerms: true };
+    return {
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      email: 'ada@example.com',
+      phone: '+441234567890',
+      cardCode,
+      acceptedTerms: true,
+    };
   }
 
   async function rowsForCard(cardCode: string): Promise<number> {
-    const result = await server.db.query<{ count: number }>('SELECT count(*)::int AS count FROM sign_ups WHERE card_code = $1', [cardCode]);
+    const result = await server.db.query<{ count: number }>(
+      'SELECT count(*)::int AS count FROM sign_ups WHERE card_code = $1',
+      [cardCode],
+    );
     return result.rows[0]?.count ?? -1;
   }
 
@@ -64,8 +74,13 @@ describe.each(testEngines())('on %s', (engine) => {
       expect(response.headers.get('idempotent-replayed')).toBeNull();
       expect(JSON.stringify(body)).not.toContain(card);
 
-      const stored = await server.db.query<Record<string, unknown>>('SELECT first_name, email, phone, card_code FROM sign_ups WHERE id = $1', [body.id]);
-      expect(stored.rows).toEqual([{ first_name: 'Ada', email: 'Ada@example.com', phone: '+442079460958', card_code: card }]);
+      const stored = await server.db.query<Record<string, unknown>>(
+        'SELECT first_name, email, phone, card_code FROM sign_ups WHERE id = $1',
+        [body.id],
+      );
+      expect(stored.rows).toEqual([
+        { first_name: 'Ada', email: 'Ada@example.com', phone: '+442079460958', card_code: card },
+      ]);
     });
 
     it('stores a missing or blank phone as null', async () => {
@@ -106,7 +121,13 @@ describe.each(testEngines())('on %s', (engine) => {
     });
 
     it('answers wrongly typed fields with field errors, not a crash', async () => {
-      const response = await postSignUp(server.baseUrl, { firstName: 1, lastName: ['L'], email: {}, cardCode: 4111111111111111, acceptedTerms: 'true' });
+      const response = await postSignUp(server.baseUrl, {
+        firstName: 1,
+        lastName: ['L'],
+        email: {},
+        cardCode: 4111111111111111,
+        acceptedTerms: 'true',
+      });
       expect(response.status).toBe(422);
       expect(((await response.json()) as { error: { fields: unknown } }).error.fields).toEqual({
         firstName: 'required',
@@ -119,24 +140,38 @@ describe.each(testEngines())('on %s', (engine) => {
 
     it('refuses names without a visible letter and the all-zero card code', async () => {
       for (const invisible of ['\u200b', '\u200d', '\ufffe', '\uffff', '\u{e0001}']) {
-        const response = await postSignUp(server.baseUrl, { ...validBody(), firstName: invisible, lastName: `L${invisible}` });
+        const response = await postSignUp(server.baseUrl, {
+          ...validBody(),
+          firstName: invisible,
+          lastName: `L${invisible}`,
+        });
         expect(response.status).toBe(422);
         const { fields } = ((await response.json()) as { error: { fields: Record<string, string> } }).error;
         expect(fields.firstName).toMatch(/^(required|invalid_characters)$/);
       }
       const zeros = await postSignUp(server.baseUrl, { ...validBody(), cardCode: '0000000000000000' });
       expect(zeros.status).toBe(422);
-      expect(((await zeros.json()) as { error: { fields: unknown } }).error.fields).toEqual({ cardCode: 'invalid_card_code' });
+      expect(((await zeros.json()) as { error: { fields: unknown } }).error.fields).toEqual({
+        cardCode: 'invalid_card_code',
+      });
     });
 
     it('answers 409 card_already_registered for a card that is taken', async () => {
       const card = freshCard();
       expect((await postSignUp(server.baseUrl, validBody(card))).status).toBe(201);
       // Same card, formatted differently, by someone else.
-      const response = await postSignUp(server.baseUrl, { ...validBody(card), firstName: 'Grace', cardCode: card.replace(/(\d{4})(?=\d)/g, '$1-') });
+      const response = await postSignUp(server.baseUrl, {
+        ...validBody(card),
+        firstName: 'Grace',
+        cardCode: card.replace(/(\d{4})(?=\d)/g, '$1-'),
+      });
       expect(response.status).toBe(409);
       expect(await response.json()).toEqual({
-        error: { code: 'card_already_registered', message: expect.any(String), fields: { cardCode: 'already_registered' } },
+        error: {
+          code: 'card_already_registered',
+          message: expect.any(String),
+          fields: { cardCode: 'already_registered' },
+        },
       });
       expect(await rowsForCard(card)).toBe(1);
     });
@@ -153,12 +188,16 @@ describe.each(testEngines())('on %s', (engine) => {
       });
 
       it('accepts application/json with a charset', async () => {
-        const response = await postSignUp(server.baseUrl, validBody(), { headers: { 'content-type': 'application/json; charset=utf-8' } });
+        const response = await postSignUp(server.baseUrl, validBody(), {
+          headers: { 'content-type': 'application/json; charset=utf-8' },
+        });
         expect(response.status).toBe(201);
       });
 
       it('415 for a non-UTF-8 charset', async () => {
-        const response = await postSignUp(server.baseUrl, validBody(), { headers: { 'content-type': 'application/json; charset=latin1' } });
+        const response = await postSignUp(server.baseUrl, validBody(), {
+          headers: { 'content-type': 'application/json; charset=latin1' },
+        });
         expect(response.status).toBe(415);
       });
 
@@ -177,18 +216,30 @@ describe.each(testEngines())('on %s', (engine) => {
       });
 
       it('415 for a UTF-16 charset, and for a body that is not valid UTF-8', async () => {
-        const utf16 = await postSignUp(server.baseUrl, validBody(), { headers: { 'content-type': 'application/json; charset=utf-16' } });
+        const utf16 = await postSignUp(server.baseUrl, validBody(), {
+          headers: { 'content-type': 'application/json; charset=utf-16' },
+        });
         expect(utf16.status).toBe(415);
-        const latin1 = await postSignUp(server.baseUrl, Buffer.from(JSON.stringify({ ...validBody(), firstName: 'Zoë' }), 'latin1'));
+        const latin1 = await postSignUp(
+          server.baseUrl,
+          Buffer.from(JSON.stringify({ ...validBody(), firstName: 'Zoë' }), 'latin1'),
+        );
         expect(latin1.status).toBe(415);
         expect(((await latin1.json()) as { error: { code: string } }).error.code).toBe('unsupported_media_type');
       });
 
       it('422 invalid_characters for a NUL or a direction override in a name, and stores nothing', async () => {
         const card = freshCard();
-        const response = await postSignUp(server.baseUrl, { ...validBody(card), firstName: 'Ada\u0000', lastName: 'Love\u202elace' });
+        const response = await postSignUp(server.baseUrl, {
+          ...validBody(card),
+          firstName: 'Ada\u0000',
+          lastName: 'Love\u202elace',
+        });
         expect(response.status).toBe(422);
-        expect(((await response.json()) as { error: { fields: unknown } }).error.fields).toEqual({ firstName: 'invalid_characters', lastName: 'invalid_characters' });
+        expect(((await response.json()) as { error: { fields: unknown } }).error.fields).toEqual({
+          firstName: 'invalid_characters',
+          lastName: 'invalid_characters',
+        });
         expect(await rowsForCard(card)).toBe(0);
       });
 
@@ -214,7 +265,9 @@ describe.each(testEngines())('on %s', (engine) => {
         });
         expect(answer).toMatch(/^HTTP\/1\.1 413 /);
         expect(answer).toMatch(/\r\nConnection: close\r\n/i);
-        expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toEqual({ error: { code: 'payload_too_large', message: expect.any(String) } });
+        expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toEqual({
+          error: { code: 'payload_too_large', message: expect.any(String) },
+        });
       });
 
       it('400 invalid_json for malformed JSON', async () => {
@@ -254,7 +307,9 @@ describe.each(testEngines())('on %s', (engine) => {
       });
 
       it('accepts a 200-character key', async () => {
-        const response = await postSignUp(server.baseUrl, validBody(), { key: `${'k'.repeat(190)}${String(Date.now()).slice(-10)}` });
+        const response = await postSignUp(server.baseUrl, validBody(), {
+          key: `${'k'.repeat(190)}${String(Date.now()).slice(-10)}`,
+        });
         expect(response.status).toBe(201);
       });
 
@@ -262,7 +317,11 @@ describe.each(testEngines())('on %s', (engine) => {
         const card = freshCard();
         const response = await fetch(`${server.baseUrl}/v1/sign-ups`, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', 'idempotency-key': 'no-xsrf', cookie: XSRF_HEADERS.cookie ?? '' },
+          headers: {
+            'content-type': 'application/json',
+            'idempotency-key': 'no-xsrf',
+            cookie: XSRF_HEADERS.cookie ?? '',
+          },
           body: JSON.stringify(validBody(card)),
         });
         expect(response.status).toBe(403);
@@ -271,7 +330,9 @@ describe.each(testEngines())('on %s', (engine) => {
       });
 
       it('403 xsrf_mismatch when header and cookie differ', async () => {
-        const response = await postSignUp(server.baseUrl, validBody(), { headers: { 'x-xsrf-token': 'something-else' } });
+        const response = await postSignUp(server.baseUrl, validBody(), {
+          headers: { 'x-xsrf-token': 'something-else' },
+        });
         expect(response.status).toBe(403);
       });
     });
@@ -283,7 +344,11 @@ describe.each(testEngines())('on %s', (engine) => {
         const first = await postSignUp(server.baseUrl, validBody(card), { key });
         // The same sign-up written differently: key order, spacing, domain case, card dashes.
         const { cardCode: _cardCode, ...rest } = validBody(card);
-        const again = await postSignUp(server.baseUrl, { cardCode: card.replace(/(\d{4})(?=\d)/g, '$1-'), ...rest, email: 'ada@EXAMPLE.com', firstName: ' Ada' }, { key });
+        const again = await postSignUp(
+          server.baseUrl,
+          { cardCode: card.replace(/(\d{4})(?=\d)/g, '$1-'), ...rest, email: 'ada@EXAMPLE.com', firstName: ' Ada' },
+          { key },
+        );
 
         expect(first.status).toBe(201);
         expect(again.status).toBe(201);
@@ -295,7 +360,13 @@ describe.each(testEngines())('on %s', (engine) => {
         expect(againSignUp).toEqual(firstSignUp);
         expect(againToken).not.toBe(firstToken);
         for (const token of [firstToken, againToken]) {
-          expect((await fetch(`${server.baseUrl}/v1/sign-ups/${firstSignUp.id}`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+          expect(
+            (
+              await fetch(`${server.baseUrl}/v1/sign-ups/${firstSignUp.id}`, {
+                headers: { authorization: `Bearer ${token}` },
+              })
+            ).status,
+          ).toBe(200);
         }
         expect(await rowsForCard(card)).toBe(1);
       });
@@ -346,7 +417,9 @@ describe.each(testEngines())('on %s', (engine) => {
       it('simultaneous requests with the same key create one sign-up; the others are replays', async () => {
         const card = freshCard();
         const key = crypto.randomUUID();
-        const responses = await Promise.all(Array.from({ length: PARALLEL }, () => postSignUp(server.baseUrl, validBody(card), { key })));
+        const responses = await Promise.all(
+          Array.from({ length: PARALLEL }, () => postSignUp(server.baseUrl, validBody(card), { key })),
+        );
 
         await expectOneSignUpReplayed(responses);
         expect(await rowsForCard(card)).toBe(1);
@@ -354,7 +427,9 @@ describe.each(testEngines())('on %s', (engine) => {
 
       it('simultaneous requests for the same card with different keys: one 201, the rest 409', async () => {
         const card = freshCard();
-        const responses = await Promise.all(Array.from({ length: PARALLEL }, () => postSignUp(server.baseUrl, validBody(card))));
+        const responses = await Promise.all(
+          Array.from({ length: PARALLEL }, () => postSignUp(server.baseUrl, validBody(card))),
+        );
 
         const statuses = responses.map((response) => response.status).sort();
         expect(statuses).toEqual([201, ...Array(PARALLEL - 1).fill(409)]);
@@ -383,9 +458,14 @@ describe.each(testEngines())('on %s', (engine) => {
 
     it('stores only a hash of the read token: with the sign-up, and nowhere in the answer kept for replays', async () => {
       const { body } = await created();
-      const stored = await server.db.query<{ read_token_hashes: string[] }>('SELECT read_token_hashes FROM sign_ups WHERE id = $1', [body.id]);
+      const stored = await server.db.query<{ read_token_hashes: string[] }>(
+        'SELECT read_token_hashes FROM sign_ups WHERE id = $1',
+        [body.id],
+      );
       expect(stored.rows[0]?.read_token_hashes).toEqual([expect.stringMatching(/^[0-9a-f]{64}$/)]);
-      const everything = await server.db.query<{ dump: string }>(`SELECT (SELECT json_agg(s)::text FROM sign_ups s) || (SELECT json_agg(k)::text FROM idempotency_keys k) AS dump`);
+      const everything = await server.db.query<{ dump: string }>(
+        `SELECT (SELECT json_agg(s)::text FROM sign_ups s) || (SELECT json_agg(k)::text FROM idempotency_keys k) AS dump`,
+      );
       expect(everything.rows[0]?.dump).toContain(body.id);
       expect(everything.rows[0]?.dump).not.toContain(body.readToken);
     });
@@ -396,18 +476,32 @@ describe.each(testEngines())('on %s', (engine) => {
       const tokens: string[] = [];
       let id = '';
       for (let replay = 0; replay < 12; replay += 1) {
-        const answer = (await (await postSignUp(server.baseUrl, body, { key })).json()) as { id: string; readToken: string };
+        const answer = (await (await postSignUp(server.baseUrl, body, { key })).json()) as {
+          id: string;
+          readToken: string;
+        };
         tokens.push(answer.readToken);
         id = answer.id;
       }
-      const statuses = await Promise.all(tokens.map(async (token) => (await fetch(`${server.baseUrl}/v1/sign-ups/${id}`, { headers: { authorization: `Bearer ${token}` } })).status));
+      const statuses = await Promise.all(
+        tokens.map(
+          async (token) =>
+            (await fetch(`${server.baseUrl}/v1/sign-ups/${id}`, { headers: { authorization: `Bearer ${token}` } }))
+              .status,
+        ),
+      );
       expect(statuses).toEqual([404, 404, ...Array(10).fill(200)]);
     });
 
     it('404 for the id alone, another sign-up’s token or a malformed token: nothing says the id exists', async () => {
       const { body, location } = await created();
       const other = await created();
-      for (const headers of [{} as Record<string, string>, { authorization: `Bearer ${other.body.readToken}` }, { authorization: `Bearer ${body.readToken}x` }, { authorization: body.readToken }]) {
+      for (const headers of [
+        {} as Record<string, string>,
+        { authorization: `Bearer ${other.body.readToken}` },
+        { authorization: `Bearer ${body.readToken}x` },
+        { authorization: body.readToken },
+      ]) {
         const response = await fetch(location, { headers });
         expect(response.status).toBe(404);
         expect(await response.json()).toEqual({ error: { code: 'not_found', message: expect.any(String) } });
@@ -419,7 +513,9 @@ describe.each(testEngines())('on %s', (engine) => {
       ['an id that is not a UUID', 'not-a-uuid'],
     ])('404 not_found for %s', async (_label, id) => {
       const { body } = await created();
-      const response = await fetch(`${server.baseUrl}/v1/sign-ups/${id}`, { headers: { authorization: `Bearer ${body.readToken}` } });
+      const response = await fetch(`${server.baseUrl}/v1/sign-ups/${id}`, {
+        headers: { authorization: `Bearer ${body.readToken}` },
+      });
       expect(response.status).toBe(404);
       expect(((await response.json()) as { error: { code: string } }).error.code).toBe('not_found');
     });
@@ -434,7 +530,10 @@ describe.each(testEngines())('on %s', (engine) => {
     });
 
     it('405 with Allow for DELETE on a sign-up', async () => {
-      const response = await fetch(`${server.baseUrl}/v1/sign-ups/00000000-0000-4000-8000-000000000000`, { method: 'DELETE', headers: XSRF_HEADERS });
+      const response = await fetch(`${server.baseUrl}/v1/sign-ups/00000000-0000-4000-8000-000000000000`, {
+        method: 'DELETE',
+        headers: XSRF_HEADERS,
+      });
       expect(response.status).toBe(405);
       expect(response.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
     });

@@ -21,14 +21,22 @@ export interface SignUpRouteOptions {
 }
 
 function validationFailed(errors: SignUpErrors): StoredAnswer {
-  return { status: 422, body: errorBody('validation_failed', 'Some fields are missing or invalid; see `fields`.', errors) };
+  return {
+    status: 422,
+    body: errorBody('validation_failed', 'Some fields are missing or invalid; see `fields`.', errors),
+  };
 }
 
 /** The answer as stored for replays: a 201 holds the public sign-up, never its read token. */
 async function register(tx: Queryable, signUp: SignUp, readTokenHash: string): Promise<StoredAnswer> {
   const created = await insertSignUp(tx, signUp, readTokenHash);
   if (!created) {
-    return { status: 409, body: errorBody('card_already_registered', 'This card code is already registered.', { cardCode: 'already_registered' }) };
+    return {
+      status: 409,
+      body: errorBody('card_already_registered', 'This card code is already registered.', {
+        cardCode: 'already_registered',
+      }),
+    };
   }
   return { status: 201, body: toPublicSignUp(created) };
 }
@@ -37,7 +45,11 @@ async function register(tx: Queryable, signUp: SignUp, readTokenHash: string): P
  * The answer with the creator's read token in a 201: the one stored (as its hash) with the
  * sign-up, or for a replay a new one, added to the sign-up's tokens (the stored answer has none).
  */
-async function withReadToken(db: Database, outcome: Exclude<IdempotentOutcome, { kind: 'key_reused' }>, issued: string | undefined): Promise<StoredAnswer> {
+async function withReadToken(
+  db: Database,
+  outcome: Exclude<IdempotentOutcome, { kind: 'key_reused' }>,
+  issued: string | undefined,
+): Promise<StoredAnswer> {
   const { answer } = outcome;
   if (answer.status !== 201) return answer;
   const signUp = answer.body as PublicSignUp;
@@ -63,7 +75,11 @@ function createSignUp(db: Database, { idempotencyKeyTtlHours }: SignUpRouteOptio
     if (!isJsonObject(body)) throw new ApiError(400, 'invalid_body', 'The request body must be a JSON object.');
     const key = readIdempotencyKey(req);
     if (key === null) {
-      throw new ApiError(400, 'idempotency_key_required', `Send an ${IDEMPOTENCY_KEY_HEADER} header: 1-200 printable ASCII characters, new for each sign-up.`);
+      throw new ApiError(
+        400,
+        'idempotency_key_required',
+        `Send an ${IDEMPOTENCY_KEY_HEADER} header: 1-200 printable ASCII characters, new for each sign-up.`,
+      );
     }
     const checked = validateSignUp(body);
     // "Same request" means same normalised sign-up, so formatting differences (spaces in the card
@@ -83,7 +99,11 @@ function createSignUp(db: Database, { idempotencyKeyTtlHours }: SignUpRouteOptio
       { ttlHours: idempotencyKeyTtlHours },
     );
     if (outcome.kind === 'key_reused') {
-      throw new ApiError(422, 'idempotency_key_reused', `This ${IDEMPOTENCY_KEY_HEADER} was already used for a different request. Use a new key.`);
+      throw new ApiError(
+        422,
+        'idempotency_key_reused',
+        `This ${IDEMPOTENCY_KEY_HEADER} was already used for a different request. Use a new key.`,
+      );
     }
     if (outcome.kind === 'replayed') res.set('Idempotent-Replayed', 'true');
     sendAnswer(res, await withReadToken(db, outcome, issued));
@@ -94,7 +114,10 @@ function getSignUp(db: Database): RequestHandler<{ id: string }> {
   return async (req, res) => {
     const token = readBearerToken(req);
     // Unknown id, no token and a wrong token all look the same: nothing tells whether the id exists.
-    const found = token !== null && UUID.test(req.params.id) ? await findSignUpForReader(db, req.params.id, hashReadToken(token)) : null;
+    const found =
+      token !== null && UUID.test(req.params.id)
+        ? await findSignUpForReader(db, req.params.id, hashReadToken(token))
+        : null;
     if (!found) throw new ApiError(404, 'not_found', 'There is no sign-up with this id for this token.');
     res.json(toPublicSignUp(found));
   };
@@ -104,7 +127,12 @@ export function signUpRoutes(db: Database, options: SignUpRouteOptions): Router 
   const router = Router();
   router
     .route('/v1/sign-ups')
-    .post(signUpRateLimit({ perMinute: options.signUpsPerMinute }), requireJsonContentType, parseJsonBody, createSignUp(db, options))
+    .post(
+      signUpRateLimit({ perMinute: options.signUpsPerMinute }),
+      requireJsonContentType,
+      parseJsonBody,
+      createSignUp(db, options),
+    )
     .all(methodNotAllowed(['POST']));
   router
     .route('/v1/sign-ups/:id')

@@ -33,9 +33,13 @@ it('a second process on a data directory in use exits non-zero with a clear mess
     expect(await second.listening).toBeNull();
     expect((await second.exited).code).toBe(1);
     expect(Date.now() - started).toBeGreaterThanOrEqual(1_000);
-    expect(second.lines.map((line) => line.msg)).toContain('data directory in use; waiting for the process holding it to stop');
+    expect(second.lines.map((line) => line.msg)).toContain(
+      'data directory in use; waiting for the process holding it to stop',
+    );
     const failure = second.lines.find((line) => line.msg === 'start-up failed');
-    expect(String(failure?.error)).toContain(`The data directory ${dataDir()} is in use by another API process (still locked after waiting 1000 ms)`);
+    expect(String(failure?.error)).toContain(
+      `The data directory ${dataDir()} is in use by another API process (still locked after waiting 1000 ms)`,
+    );
   } finally {
     stop = true;
   }
@@ -57,7 +61,9 @@ it('deleting the lock file admits no second writer: the second process refuses',
   try {
     expect(await second.listening).toBeNull();
     expect((await second.exited).code).toBe(1);
-    expect(String(second.lines.find((line) => line.msg === 'start-up failed')?.error)).toContain('is in use by another API process');
+    expect(String(second.lines.find((line) => line.msg === 'start-up failed')?.error)).toContain(
+      'is in use by another API process',
+    );
     expect((await fetch(`${first.baseUrl}/v1/ready`)).status).toBe(200);
   } finally {
     // Were it admitted, the second writer must not outlive the test.
@@ -84,7 +90,9 @@ it('a restart right after the launcher is killed waits for the orphaned server t
   // A browser's idle keep-alive connection, which once held the old server up for its keep-alive timeout.
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const idle = await new Promise<Socket>((resolve, reject) => {
-    const request = http.get(`http://127.0.0.1:${port}/v1/health`, { agent }, (response) => response.resume().on('end', () => resolve(request.socket as Socket)));
+    const request = http.get(`http://127.0.0.1:${port}/v1/health`, { agent }, (response) =>
+      response.resume().on('end', () => resolve(request.socket as Socket)),
+    );
     request.on('error', reject);
   });
   const idleEnded = new Promise<string>((resolve) => {
@@ -94,7 +102,9 @@ it('a restart right after the launcher is killed waits for the orphaned server t
   shell.kill('SIGKILL');
   const killedAt = Date.now();
   const restarted = await startApi({ API_DATA_DIR: dataDir() });
-  console.log(`restart after the launcher's kill -9: listening after ${Date.now() - killedAt} ms (old process drained the idle connection, closed the database, released the lock)`);
+  console.log(
+    `restart after the launcher's kill -9: listening after ${Date.now() - killedAt} ms (old process drained the idle connection, closed the database, released the lock)`,
+  );
   try {
     expect(await idleEnded).toBe('closed cleanly');
     expect(restarted.lines.map((line) => line.msg)).toContain('listening');

@@ -17,7 +17,9 @@ const LOAD_BEFORE_SIGNAL_MS = 700;
 const SHUTDOWN_DELAY_MS = 1_000;
 const POLL_EVERY_MS = 50;
 
-const cases = (['SIGTERM', 'SIGINT'] as const).flatMap((signal) => (['process', 'group'] as const).map((target) => ({ signal, target })));
+const cases = (['SIGTERM', 'SIGINT'] as const).flatMap((signal) =>
+  (['process', 'group'] as const).map((target) => ({ signal, target })),
+);
 
 describe.each(testEngines())('stopping under keep-alive load on %s', (engine) => {
   it(`${cases.map(({ signal, target }) => `${signal} to the ${target}`).join(', ')}: 0 resets, 0 unanswered, 0 lost, exit 0`, async () => {
@@ -27,7 +29,10 @@ describe.each(testEngines())('stopping under keep-alive load on %s', (engine) =>
     const figures: string[] = [];
     try {
       for (const { signal, target } of cases) {
-        const api = await startApi({ ...env, SHUTDOWN_DELAY_MS: String(SHUTDOWN_DELAY_MS), SHUTDOWN_GRACE_MS: '10000' }, { ownGroup: true });
+        const api = await startApi(
+          { ...env, SHUTDOWN_DELAY_MS: String(SHUTDOWN_DELAY_MS), SHUTDOWN_GRACE_MS: '10000' },
+          { ownGroup: true },
+        );
         const load = signUpLoad(() => api.baseUrl, CLIENTS, { stop: () => false, untilRefused: true });
         let exited = false;
         const readiness = pollReadiness(api.baseUrl, POLL_EVERY_MS, () => exited);
@@ -46,7 +51,13 @@ describe.each(testEngines())('stopping under keep-alive load on %s', (engine) =>
           `${signal} to the ${target}: ${result.acknowledged.length} acknowledged, failures ${JSON.stringify(result.failures)}, ` +
             `${result.refused} clients refused after the drain, readiness 503 after ${firstNotReady ? firstNotReady.at - signalledAt : '-'} ms, exit ${String(code)} in ${tookMs} ms`,
         );
-        expect({ signal, target, failures: result.failures, pollFailures: poll.failures, code }).toEqual({ signal, target, failures: {}, pollFailures: {}, code: 0 });
+        expect({ signal, target, failures: result.failures, pollFailures: poll.failures, code }).toEqual({
+          signal,
+          target,
+          failures: {},
+          pollFailures: {},
+          code: 0,
+        });
         expect(result.acknowledged.length).toBeGreaterThan(0);
         // Readiness failed for every check that began once the signal was handled, and the balancer saw it.
         const handledAt = Date.parse(String(api.lines.find((line) => line.msg === 'shutting down')?.time));

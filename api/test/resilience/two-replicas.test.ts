@@ -31,20 +31,31 @@ const PARALLEL = 12;
     const client = new pg.Client({ connectionString: url() });
     await client.connect();
     try {
-      const result = await client.query<{ count: number }>('SELECT count(*)::int AS count FROM sign_ups WHERE card_code = $1', [cardCode]);
+      const result = await client.query<{ count: number }>(
+        'SELECT count(*)::int AS count FROM sign_ups WHERE card_code = $1',
+        [cardCode],
+      );
       return result.rows[0]?.count ?? -1;
     } finally {
       await client.end();
     }
   }
 
-  const body = (cardCode: string) => ({ firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', cardCode, acceptedTerms: true });
+  const body = (cardCode: string) => ({
+    firstName: 'Ada',
+    lastName: 'Lovelace',
+    email: 'ada@example.com',
+    cardCode,
+    acceptedTerms: true,
+  });
 
   it('the same idempotency key sent to both at once: exactly one sign-up, the same sign-up in every answer', async () => {
     for (let round = 0; round < 5; round += 1) {
       const card = makeTestCardCode(6_000_000_000_000 + round);
       const key = crypto.randomUUID();
-      const responses = await Promise.all(Array.from({ length: PARALLEL }, (_, index) => postSignUp(target(index), body(card), { key })));
+      const responses = await Promise.all(
+        Array.from({ length: PARALLEL }, (_, index) => postSignUp(target(index), body(card), { key })),
+      );
       await expectOneSignUpReplayed(responses);
       expect(await rowsForCard(card)).toBe(1);
     }
@@ -53,7 +64,9 @@ const PARALLEL = 12;
   it('the same card on different keys sent to both at once: one 201, the rest 409', async () => {
     for (let round = 0; round < 5; round += 1) {
       const card = makeTestCardCode(6_100_000_000_000 + round);
-      const responses = await Promise.all(Array.from({ length: PARALLEL }, (_, index) => postSignUp(target(index), body(card))));
+      const responses = await Promise.all(
+        Array.from({ length: PARALLEL }, (_, index) => postSignUp(target(index), body(card))),
+      );
       expect(responses.map((response) => response.status).sort()).toEqual([201, ...Array(PARALLEL - 1).fill(409)]);
       expect(await rowsForCard(card)).toBe(1);
     }

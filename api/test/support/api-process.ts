@@ -59,7 +59,10 @@ export interface SpawnOptions {
 }
 
 /** Starts the API with `env` on a free loopback port, with no rate limit unless `env` sets one. */
-export function spawnApi(env: Record<string, string>, { args = [], ownGroup = false }: SpawnOptions = {}): StartedOrExited {
+export function spawnApi(
+  env: Record<string, string>,
+  { args = [], ownGroup = false }: SpawnOptions = {},
+): StartedOrExited {
   const child = spawn(process.execPath, [productionBundle(), ...args], {
     cwd: path.resolve(__dirname, '..', '..'),
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', SIGN_UPS_PER_MINUTE: '0', PGLITE_FSYNC: 'off', ...env },
@@ -69,7 +72,9 @@ export function spawnApi(env: Record<string, string>, { args = [], ownGroup = fa
   const lines: Array<Record<string, unknown>> = [];
   let stderr = '';
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
   const listening = new Promise<string | null>((resolve) => {
     let buffered = '';
     child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
@@ -91,7 +96,8 @@ export function spawnApi(env: Record<string, string>, { args = [], ownGroup = fa
 export async function startApi(env: Record<string, string>, options: SpawnOptions = {}): Promise<ApiProcess> {
   const started = spawnApi(env, options);
   const baseUrl = await started.listening;
-  if (baseUrl === null) throw new Error(`the API exited before listening: ${JSON.stringify(started.lines)} ${started.stderr()}`);
+  if (baseUrl === null)
+    throw new Error(`the API exited before listening: ${JSON.stringify(started.lines)} ${started.stderr()}`);
   return { child: started.child, baseUrl, lines: started.lines, stderr: started.stderr, exited: started.exited };
 }
 

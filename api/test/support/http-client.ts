@@ -2,7 +2,10 @@
 
 /** A fixed double-submit pair: the API only checks that cookie and header agree. */
 export const XSRF_TOKEN = 'test-xsrf-token';
-export const XSRF_HEADERS: Readonly<Record<string, string>> = { cookie: `XSRF-TOKEN=${XSRF_TOKEN}`, 'x-xsrf-token': XSRF_TOKEN };
+export const XSRF_HEADERS: Readonly<Record<string, string>> = {
+  cookie: `XSRF-TOKEN=${XSRF_TOKEN}`,
+  'x-xsrf-token': XSRF_TOKEN,
+};
 
 export interface PostOptions {
   /** The Idempotency-Key header; `null` to send none. A fresh UUID by default. */
@@ -11,7 +14,11 @@ export interface PostOptions {
 }
 
 /** POSTs `body` (an object is sent as JSON, a string or Buffer as is) to `/v1/sign-ups` with a valid XSRF pair. */
-export function postSignUp(baseUrl: string, body: unknown, { key = crypto.randomUUID(), headers = {} }: PostOptions = {}): Promise<Response> {
+export function postSignUp(
+  baseUrl: string,
+  body: unknown,
+  { key = crypto.randomUUID(), headers = {} }: PostOptions = {},
+): Promise<Response> {
   return fetch(`${baseUrl}/v1/sign-ups`, {
     method: 'POST',
     headers: {
@@ -36,6 +43,8 @@ export function xsrfSetCookie(response: Response): string | undefined {
 export async function expectOneSignUpReplayed(responses: readonly Response[]): Promise<void> {
   expect(responses.map((response) => response.status)).toEqual(Array(responses.length).fill(201));
   expect(responses.filter((response) => response.headers.get('idempotent-replayed') === null)).toHaveLength(1);
-  const signUps = await Promise.all(responses.map(async (response) => ({ ...((await response.json()) as object), readToken: undefined })));
+  const signUps = await Promise.all(
+    responses.map(async (response) => ({ ...((await response.json()) as object), readToken: undefined })),
+  );
   for (const signUp of signUps) expect(signUp).toEqual(signUps[0]);
 }

@@ -21,10 +21,14 @@ export function loadPgliteNatively(): typeof Pglite {
   const file = require.resolve('@electric-sql/pglite');
   // Jest's `node:module` is a stand-in whose createRequire gives Jest's require; this is Node's.
   const nodeModule = process.getBuiltinModule('node:module');
-  const compiled = vm.compileFunction(readFileSync(file, 'utf8'), ['exports', 'require', 'module', '__filename', '__dirname'], {
-    filename: file,
-    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
-  });
+  const compiled = vm.compileFunction(
+    readFileSync(file, 'utf8'),
+    ['exports', 'require', 'module', '__filename', '__dirname'],
+    {
+      filename: file,
+      importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+    },
+  );
   const module = { exports: {} };
   compiled(module.exports, nodeModule.createRequire(file), module, file, path.dirname(file));
   return module.exports as typeof Pglite;

@@ -61,12 +61,19 @@ function post(agent: http.Agent, url: URL, body: string): Promise<Answer> {
       {
         method: 'POST',
         agent,
-        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'idempotency-key': crypto.randomUUID(), ...XSRF_HEADERS },
+        headers: {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+          'idempotency-key': crypto.randomUUID(),
+          ...XSRF_HEADERS,
+        },
       },
       (response) => {
         let text = '';
         response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, connection: response.headers.connection, body: text }));
+        response.on('end', () =>
+          resolve({ status: response.statusCode ?? 0, connection: response.headers.connection, body: text }),
+        );
         response.on('error', reject);
       },
     );
@@ -95,7 +102,13 @@ export async function signUpLoad(
         while (!stop()) {
           const cardCode = makeTestCardCode(5_000_000_000_000 + nextCard++);
           try {
-            const body = JSON.stringify({ firstName: 'Load', lastName: 'Test', email: 'load@example.com', cardCode, acceptedTerms: true });
+            const body = JSON.stringify({
+              firstName: 'Load',
+              lastName: 'Test',
+              email: 'load@example.com',
+              cardCode,
+              acceptedTerms: true,
+            });
             const answer = await post(agent, new URL('/v1/sign-ups', baseUrl()), body);
             const created = answer.status === 201 ? (JSON.parse(answer.body) as Partial<Acknowledged>) : {};
             if (created.id && created.readToken) acknowledged.push({ id: created.id, readToken: created.readToken });
@@ -140,7 +153,9 @@ export async function pollReadiness(baseUrl: string, everyMs: number, stop: () =
       try {
         const status = await new Promise<number>((resolve, reject) => {
           http
-            .get(`${baseUrl}/v1/ready`, { agent }, (response) => response.resume().on('end', () => resolve(response.statusCode ?? 0)))
+            .get(`${baseUrl}/v1/ready`, { agent }, (response) =>
+              response.resume().on('end', () => resolve(response.statusCode ?? 0)),
+            )
             .on('error', reject);
         });
         answers.push({ status, at: Date.now() });
@@ -158,7 +173,10 @@ export async function pollReadiness(baseUrl: string, everyMs: number, stop: () =
 }
 
 /** Starts the API on `env` (the same data), and returns the acknowledged sign-ups it cannot show: lost. */
-export async function lostAfterRestart(env: Record<string, string>, acknowledged: readonly Acknowledged[]): Promise<Acknowledged[]> {
+export async function lostAfterRestart(
+  env: Record<string, string>,
+  acknowledged: readonly Acknowledged[],
+): Promise<Acknowledged[]> {
   const restarted = await startApi(env);
   try {
     return await unreadable(restarted.baseUrl, acknowledged);
@@ -174,7 +192,10 @@ export async function unreadable(baseUrl: string, acknowledged: readonly Acknowl
   for (let start = 0; start < acknowledged.length; start += 16) {
     const batch = acknowledged.slice(start, start + 16);
     const statuses = await Promise.all(
-      batch.map(async ({ id, readToken }) => (await fetch(`${baseUrl}/v1/sign-ups/${id}`, { headers: { authorization: `Bearer ${readToken}` } })).status),
+      batch.map(
+        async ({ id, readToken }) =>
+          (await fetch(`${baseUrl}/v1/sign-ups/${id}`, { headers: { authorization: `Bearer ${readToken}` } })).status,
+      ),
     );
     batch.forEach((signUp, index) => statuses[index] !== 200 && lost.push(signUp));
   }

@@ -17,7 +17,8 @@ export function makeTempDataDir(): string {
  */
 export function testEngines(): Engine[] {
   const url = process.env.TEST_DATABASE_URL;
-  if (!url && process.env.CI === 'true') throw new Error('TEST_DATABASE_URL is not set: tooling/verify.sh starts PostgreSQL for the tests');
+  if (!url && process.env.CI === 'true')
+    throw new Error('TEST_DATABASE_URL is not set: tooling/verify.sh starts PostgreSQL for the tests');
   return url ? ['pglite', 'postgres'] : ['pglite'];
 }
 
@@ -34,7 +35,10 @@ export interface TestDatabase {
 }
 
 /** A new, empty database of `engine`: a temp directory, or a fresh database on the test server. */
-export async function createTestDatabase(engine: Engine, { fsync = false }: { readonly fsync?: boolean } = {}): Promise<TestDatabase> {
+export async function createTestDatabase(
+  engine: Engine,
+  { fsync = false }: { readonly fsync?: boolean } = {},
+): Promise<TestDatabase> {
   if (engine === 'pglite') {
     const dataDir = makeTempDataDir();
     // fsync off by default: tests prove behaviour, not power-loss durability, and run faster.
@@ -67,5 +71,7 @@ export async function createTestDatabase(engine: Engine, { fsync = false }: { re
 
 /** The environment that points an API process at `config`. */
 export function apiEnvFor(config: DatabaseConfig): Record<string, string> {
-  return config.engine === 'postgres' ? { DATABASE_URL: config.url } : { API_DATA_DIR: config.dataDir, PGLITE_FSYNC: config.fsync ? 'on' : 'off' };
+  return config.engine === 'postgres'
+    ? { DATABASE_URL: config.url }
+    : { API_DATA_DIR: config.dataDir, PGLITE_FSYNC: config.fsync ? 'on' : 'off' };
 }

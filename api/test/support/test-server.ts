@@ -22,7 +22,11 @@ export type TestServerOptions = Partial<Omit<AppOptions, 'db' | 'log'>> & { read
  * The real app on a fresh database of `engine` (PGlite by default), on a free port. Test files
  * that use PGlite must mock it (native-pglite.ts).
  */
-export async function startTestServer({ engine = 'pglite', cookieSecure = false, ...options }: TestServerOptions = {}): Promise<TestServer> {
+export async function startTestServer({
+  engine = 'pglite',
+  cookieSecure = false,
+  ...options
+}: TestServerOptions = {}): Promise<TestServer> {
   const database = await createTestDatabase(engine);
   const db = await openDatabase(database.config);
   const logs: LogEntry[] = [];

@@ -7,7 +7,19 @@ import type { AppRouter } from '../services/navigation/create-navigation';
 import { HostServicesProvider, type HostServices } from '../shell/host-services';
 
 /** Providers, outermost first: translations, the shell contract for remotes, host services, the first screen, routes. */
-export function App({ shell, i18n, router, services, firstScreen }: { shell: ShellApi; i18n: I18nInstance; router: AppRouter; services: HostServices; firstScreen: FirstScreen }) {
+export function App({
+  shell,
+  i18n,
+  router,
+  services,
+  firstScreen,
+}: {
+  shell: ShellApi;
+  i18n: I18nInstance;
+  router: AppRouter;
+  services: HostServices;
+  firstScreen: FirstScreen;
+}) {
   return (
     <I18nextProvider i18n={i18n}>
       <ShellProvider shell={shell}>

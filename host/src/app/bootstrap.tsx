@@ -15,7 +15,11 @@ import { startServices } from './start-services';
  * from the page when it came prerendered). `runtime` loads the screens: the federation runtime in
  * production (see main.ts); the benchmark's monolith baseline passes one that imports them.
  */
-export async function boot(root: HTMLElement, configResponse: Promise<Response>, runtime: FederationRuntime): Promise<void> {
+export async function boot(
+  root: HTMLElement,
+  configResponse: Promise<Response>,
+  runtime: FederationRuntime,
+): Promise<void> {
   const config = await readRuntimeConfig(configResponse);
   const firstRemote = remoteForPath(window.location.pathname);
   const { storage, i18n, remoteScreens } = await startServices(config, runtime, firstRemote);
@@ -42,7 +46,8 @@ export async function boot(root: HTMLElement, configResponse: Promise<Response>,
     </StrictMode>,
     {
       // React recovered by re-rendering; log what had failed so it can be found and fixed.
-      onRecoverableError: (error, info) => console.error('[react] recovered from', (error as { cause?: unknown }).cause ?? error, info.componentStack),
+      onRecoverableError: (error, info) =>
+        console.error('[react] recovered from', (error as { cause?: unknown }).cause ?? error, info.componentStack),
     },
   );
 }

@@ -13,7 +13,14 @@ import { ShellLayout } from './shell-layout';
  */
 function ScreenRoute({ remote }: { remote: RemoteName }) {
   const screen = useFirstScreen().claim(remote);
-  if (screen) return <FirstScreenRoute key={remote} screen={screen} renderOnClient={(failedLoad) => <RemoteRoute name={remote} initialLoading={failedLoad} />} />;
+  if (screen)
+    return (
+      <FirstScreenRoute
+        key={remote}
+        screen={screen}
+        renderOnClient={(failedLoad) => <RemoteRoute name={remote} initialLoading={failedLoad} />}
+      />
+    );
   // Keyed by remote: two routes' elements share this component type and position, so without the
   // key a route change could keep the previous remote's load.
   return <RemoteRoute key={remote} name={remote} />;
@@ -23,6 +30,9 @@ function ScreenRoute({ remote }: { remote: RemoteName }) {
 export const routes: RouteObject[] = [
   {
     element: <ShellLayout />,
-    children: [...SCREENS.map(({ path, remote }) => ({ path, element: <ScreenRoute remote={remote} /> })), { path: '*', element: <NotFoundScreen /> }],
+    children: [
+      ...SCREENS.map(({ path, remote }) => ({ path, element: <ScreenRoute remote={remote} /> })),
+      { path: '*', element: <NotFoundScreen /> },
+    ],
   },
 ];

@@ -8,8 +8,13 @@ function installIdleCallback() {
     callbacks.push(callback);
     return callbacks.length;
   });
-  Object.defineProperty(window, 'requestIdleCallback', { configurable: true, writable: true, value: requestIdleCallback });
-  const idle = () => callbacks.splice(0).forEach((callback) => callback({ didTimeout: false, timeRemaining: () => 50 }));
+  Object.defineProperty(window, 'requestIdleCallback', {
+    configurable: true,
+    writable: true,
+    value: requestIdleCallback,
+  });
+  const idle = () =>
+    callbacks.splice(0).forEach((callback) => callback({ didTimeout: false, timeRemaining: () => 50 }));
   return { requestIdleCallback, idle };
 }
 

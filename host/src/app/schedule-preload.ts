@@ -13,7 +13,8 @@ export function schedulePreload(preload: () => Promise<void>): () => void {
     if (scheduled) return;
     scheduled = true;
     const run = () => void preload().catch((error: unknown) => console.warn('[preload] failed', error));
-    if (typeof window.requestIdleCallback === 'function') window.requestIdleCallback(run, { timeout: PRELOAD_IDLE_TIMEOUT_MS });
+    if (typeof window.requestIdleCallback === 'function')
+      window.requestIdleCallback(run, { timeout: PRELOAD_IDLE_TIMEOUT_MS });
     else window.setTimeout(run, PRELOAD_FALLBACK_DELAY_MS);
   };
 }

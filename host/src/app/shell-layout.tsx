@@ -47,10 +47,19 @@ export function ShellLayout() {
 
   return (
     <>
-      <div ref={page} key={pageKey} className={shellPageClass(navigation.direction())} data-testid="shell-page" hidden={serverScreenShown || undefined}>
+      <div
+        ref={page}
+        key={pageKey}
+        className={shellPageClass(navigation.direction())}
+        data-testid="shell-page"
+        hidden={serverScreenShown || undefined}
+      >
         <Outlet />
       </div>
-      <OverlayHost controller={overlays} labels={{ ok: t('overlay.ok'), cancel: t('overlay.cancel'), close: t('overlay.close') }} />
+      <OverlayHost
+        controller={overlays}
+        labels={{ ok: t('overlay.ok'), cancel: t('overlay.cancel'), close: t('overlay.close') }}
+      />
     </>
   );
 }

@@ -15,7 +15,11 @@ export interface StartedServices {
  * as the config is known, in parallel with storage and translations, and its texts come with the
  * host's rather than a round trip later.
  */
-export async function startServices(config: RuntimeConfig, runtime: FederationRuntime, firstRemote: RemoteName | null): Promise<StartedServices> {
+export async function startServices(
+  config: RuntimeConfig,
+  runtime: FederationRuntime,
+  firstRemote: RemoteName | null,
+): Promise<StartedServices> {
   // Storage (localforage does much of its set-up as it is evaluated) in a task of its own: the
   // start-up is several short tasks, not one long one. Same bundle, no request.
   const storageReady = yieldToBrowser()
@@ -31,7 +35,8 @@ export async function startServices(config: RuntimeConfig, runtime: FederationRu
   const remoteScreens = createRemoteScreens({
     runtime,
     entries: config.remotes,
-    loadTexts: async (namespace, entryUrl, { fresh }) => (await i18nReady).loadNamespace(namespace, remoteTextsBase(entryUrl), { fresh }),
+    loadTexts: async (namespace, entryUrl, { fresh }) =>
+      (await i18nReady).loadNamespace(namespace, remoteTextsBase(entryUrl), { fresh }),
   });
   // Failures surface on the route's own error screen; here they only must not be unhandled.
   if (firstRemote) remoteScreens.load(firstRemote).catch(() => undefined);

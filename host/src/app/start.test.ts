@@ -26,6 +26,9 @@ describe('start', () => {
     expect(handled).toHaveBeenCalled();
 
     expect(await screen.findByRole('alert', {}, { timeout: 5000 })).toHaveTextContent('Special Gift could not start');
-    expect(error).toHaveBeenCalledWith('Special Gift failed to start', expect.objectContaining({ message: expect.stringContaining('could not be fetched') }));
+    expect(error).toHaveBeenCalledWith(
+      'Special Gift failed to start',
+      expect.objectContaining({ message: expect.stringContaining('could not be fetched') }),
+    );
   });
 });

@@ -120,7 +120,8 @@ describe('parseRuntimeConfig', () => {
 });
 
 describe('readRuntimeConfig', () => {
-  const jsonResponse = (body: string, status = 200) => new Response(body, { status, headers: { 'Content-Type': 'application/json' } });
+  const jsonResponse = (body: string, status = 200) =>
+    new Response(body, { status, headers: { 'Content-Type': 'application/json' } });
 
   it('parses a successful answer', async () => {
     await expect(readRuntimeConfig(Promise.resolve(jsonResponse(JSON.stringify(validInput))))).resolves.toMatchObject({
@@ -135,12 +136,16 @@ describe('readRuntimeConfig', () => {
   });
 
   it('turns an error status into a ConfigError', async () => {
-    const problems = await rejectedProblems(readRuntimeConfig(Promise.resolve(jsonResponse('{}', 404)), '/env/config.json'));
+    const problems = await rejectedProblems(
+      readRuntimeConfig(Promise.resolve(jsonResponse('{}', 404)), '/env/config.json'),
+    );
     expect(problems).toEqual(['/env/config.json answered 404']);
   });
 
   it('turns invalid JSON into a ConfigError', async () => {
-    const problems = await rejectedProblems(readRuntimeConfig(Promise.resolve(jsonResponse('<!doctype html><p>Not here</p>'))));
+    const problems = await rejectedProblems(
+      readRuntimeConfig(Promise.resolve(jsonResponse('<!doctype html><p>Not here</p>'))),
+    );
     expect(problems).toEqual(['/config.json is not valid JSON']);
   });
 
@@ -153,7 +158,11 @@ describe('readRuntimeConfig', () => {
 describe('remoteTextsBase', () => {
   it.each([
     ['http://localhost:3002/remoteEntry.js', 'http://localhost:3000/sign-up', 'http://localhost:3002/'],
-    ['https://cdn.example/signup/v2/remoteEntry.js?attempt=1', 'https://gift.example/', 'https://cdn.example/signup/v2/'],
+    [
+      'https://cdn.example/signup/v2/remoteEntry.js?attempt=1',
+      'https://gift.example/',
+      'https://cdn.example/signup/v2/',
+    ],
     ['/remotes/intro/remoteEntry.js', 'https://gift.example/sign-up', 'https://gift.example/remotes/intro/'],
   ])('%s (page %s): texts under %s', (entry, page, base) => {
     expect(remoteTextsBase(entry, page)).toBe(base);

@@ -19,7 +19,8 @@ function detectorSeeing(...texts: string[]) {
 }
 
 /** The scanner's own live region (the shell's toast region is a status too). */
-const scanStatus = () => screen.getAllByRole('status').find((element) => element.classList.contains('card-scanner__status'));
+const scanStatus = () =>
+  screen.getAllByRole('status').find((element) => element.classList.contains('card-scanner__status'));
 
 beforeEach(() => {
   // jsdom plays no media: a video element with the camera attached has a current frame.
@@ -31,10 +32,18 @@ afterEach(() => jest.restoreAllMocks());
 function renderScanner(camera = createFakeCamera(), detector = detectorSeeing()) {
   const onDone = jest.fn<void, [CardScanOutcome]>();
   const onCancel = jest.fn();
-  const view = renderWithShell(<CardScanner onDone={onDone} onCancel={onCancel} environment={camera.environment} createDetector={detector.create} />, {
-    shell: createTestShell(),
-    resources,
-  });
+  const view = renderWithShell(
+    <CardScanner
+      onDone={onDone}
+      onCancel={onCancel}
+      environment={camera.environment}
+      createDetector={detector.create}
+    />,
+    {
+      shell: createTestShell(),
+      resources,
+    },
+  );
   return { ...view, onDone, onCancel, camera, detector };
 }
 
@@ -50,7 +59,10 @@ describe('CardScanner', () => {
   });
 
   it('keeps scanning past a foreign link, saying why, and reports the card code it then reads', async () => {
-    const detector = detectorSeeing('https://evil.example/scan/' + CODE, `https://www.special-gift.example/scan/${CODE}`);
+    const detector = detectorSeeing(
+      'https://evil.example/scan/' + CODE,
+      `https://www.special-gift.example/scan/${CODE}`,
+    );
     const { onDone } = renderScanner(createFakeCamera(), detector);
     await waitFor(() => expect(scanStatus()).toHaveTextContent(en.scanner.problems.foreign_link));
     expect(onDone).not.toHaveBeenCalled();
@@ -104,7 +116,12 @@ describe('CardScanner without its decoder', () => {
     const camera = createFakeCamera();
     const onDone = jest.fn<void, [CardScanOutcome]>();
     const { unmount } = renderWithShell(
-      <CardScanner onDone={onDone} onCancel={jest.fn()} environment={camera.environment} createDetector={() => Promise.reject(new Error('ChunkLoadError'))} />,
+      <CardScanner
+        onDone={onDone}
+        onCancel={jest.fn()}
+        environment={camera.environment}
+        createDetector={() => Promise.reject(new Error('ChunkLoadError'))}
+      />,
       { shell: createTestShell(), resources },
     );
     await waitFor(() => expect(onDone).toHaveBeenCalledWith({ kind: 'camera_problem', problem: 'failed' }));

@@ -6,7 +6,9 @@ import { browserCameraEnvironment, useCamera, type CameraEnvironment, type Camer
 import './card-scanner.css';
 
 /** How the scanner closed: a card code read, or a camera that cannot be used. Cancel has no outcome. */
-export type CardScanOutcome = { readonly kind: 'scanned'; readonly code: string } | { readonly kind: 'camera_problem'; readonly problem: CameraProblem };
+export type CardScanOutcome =
+  | { readonly kind: 'scanned'; readonly code: string }
+  | { readonly kind: 'camera_problem'; readonly problem: CameraProblem };
 
 export interface CardScannerProps {
   readonly onDone: (outcome: CardScanOutcome) => void;
@@ -23,14 +25,22 @@ const SCAN_INTERVAL_MS = 120;
  * The camera view shown in the shell's modal: live preview, a frame to aim at, an instruction,
  * a torch toggle where the camera has one, and Cancel. Decodes frames until a card code is read.
  */
-export function CardScanner({ onDone, onCancel, environment: given, createDetector = createBrowserQrDetector }: CardScannerProps) {
+export function CardScanner({
+  onDone,
+  onCancel,
+  environment: given,
+  createDetector = createBrowserQrDetector,
+}: CardScannerProps) {
   const { t } = useTranslation('signup');
   const { cardScanBase } = useShellConfig();
   const environment = useMemo(() => given ?? browserCameraEnvironment(), [given]);
   const camera = useCamera(environment);
   const videoRef = useRef<HTMLVideoElement>(null);
   const [problem, setProblem] = useState<ScannedCardCodeProblem | undefined>(undefined);
-  const [torch, setTorch] = useState<{ readonly available: boolean; readonly on: boolean }>({ available: false, on: false });
+  const [torch, setTorch] = useState<{ readonly available: boolean; readonly on: boolean }>({
+    available: false,
+    on: false,
+  });
 
   // Latest callbacks for the scanning loop without restarting it on every render.
   const latest = useRef({ onDone, cardScanBase });
@@ -73,11 +83,17 @@ export function CardScanner({ onDone, onCancel, environment: given, createDetect
     createDetector().then((detector) => {
       const tick = async () => {
         if (stopped) return;
-        const text = video.readyState >= HTMLMediaElement.HAVE_CURRENT_DATA ? await detector.detect(video).catch(() => undefined) : undefined;
+        const text =
+          video.readyState >= HTMLMediaElement.HAVE_CURRENT_DATA
+            ? await detector.detect(video).catch(() => undefined)
+            : undefined;
         if (stopped) return;
         if (text !== undefined && text !== lastText) {
           lastText = text;
-          const read = parseScannedCardCode(text, { cardScanBase: latest.current.cardScanBase, origin: window.location.origin });
+          const read = parseScannedCardCode(text, {
+            cardScanBase: latest.current.cardScanBase,
+            origin: window.location.origin,
+          });
           if (read.ok) {
             stopped = true;
             latest.current.onDone({ kind: 'scanned', code: read.code });
@@ -106,7 +122,13 @@ export function CardScanner({ onDone, onCancel, environment: given, createDetect
       .catch(() => setTorch({ available: false, on: false }));
   };
 
-  const status = problem ? t(`scanner.problems.${problem}`) : camera.status === 'live' ? t('scanner.looking') : camera.status === 'paused' ? t('scanner.paused') : t('scanner.starting');
+  const status = problem
+    ? t(`scanner.problems.${problem}`)
+    : camera.status === 'live'
+      ? t('scanner.looking')
+      : camera.status === 'paused'
+        ? t('scanner.paused')
+        : t('scanner.starting');
 
   return (
     <div className="card-scanner">
@@ -115,7 +137,11 @@ export function CardScanner({ onDone, onCancel, environment: given, createDetect
         <div className="card-scanner__frame" aria-hidden="true" />
       </div>
       <p className="card-scanner__instruction">{t('scanner.instruction')}</p>
-      <p className={['card-scanner__status', problem ? 'card-scanner__status--problem' : ''].filter(Boolean).join(' ')} role="status" aria-live="polite">
+      <p
+        className={['card-scanner__status', problem ? 'card-scanner__status--problem' : ''].filter(Boolean).join(' ')}
+        role="status"
+        aria-live="polite"
+      >
         {status}
       </p>
       <div className="card-scanner__actions">

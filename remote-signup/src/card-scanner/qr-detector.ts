@@ -21,7 +21,9 @@ const LIBRARY_FRAME_SIZE = 640;
  * fast and free. Elsewhere jsQR, pure JavaScript (no WebAssembly, no eval, no worker: the CSP
  * allows it as it is), fetched only then in a chunk of its own.
  */
-export async function createQrDetector(scope: { BarcodeDetector?: unknown } = globalThis as { BarcodeDetector?: unknown }): Promise<QrDetector> {
+export async function createQrDetector(
+  scope: { BarcodeDetector?: unknown } = globalThis as { BarcodeDetector?: unknown },
+): Promise<QrDetector> {
   const native = await nativeDetector(scope.BarcodeDetector as BarcodeDetectorClass | undefined);
   return native ?? libraryDetector();
 }

@@ -22,7 +22,10 @@ function installBarcodeDetector(text: string) {
 /** Puts the fake camera where the browser's is: navigator.mediaDevices, on a secure page. */
 function installCamera(camera: FakeCamera, devices: MediaDeviceInfo['kind'][] = ['videoinput']) {
   const enumerateDevices = async () => devices.map((kind) => ({ kind }));
-  Object.defineProperty(navigator, 'mediaDevices', { configurable: true, value: { getUserMedia: camera.getUserMedia, enumerateDevices } });
+  Object.defineProperty(navigator, 'mediaDevices', {
+    configurable: true,
+    value: { getUserMedia: camera.getUserMedia, enumerateDevices },
+  });
   Object.defineProperty(window, 'isSecureContext', { configurable: true, value: true });
 }
 

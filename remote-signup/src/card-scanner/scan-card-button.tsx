@@ -18,7 +18,8 @@ const VIBRATION_MS = 60;
 /** The scanner's code: its own chunk, fetched when the button is pressed. */
 const loadScanner = () => import(/* webpackChunkName: "card-scanner" */ './card-scanner');
 
-const browserMayOfferCamera = () => !window.isSecureContext || typeof navigator.mediaDevices?.getUserMedia === 'function';
+const browserMayOfferCamera = () =>
+  !window.isSecureContext || typeof navigator.mediaDevices?.getUserMedia === 'function';
 const noChange = () => () => undefined;
 
 /**
@@ -98,7 +99,9 @@ export function ScanCardButton({ cardFieldId, nextFieldId, onScanned }: ScanCard
       title: t('scanner.title'),
       render: (dismiss) => {
         dismissScanner.current = dismiss;
-        return <CardScanner onDone={(outcome) => dismiss(outcome, DONE)} onCancel={() => dismiss(undefined, 'cancel')} />;
+        return (
+          <CardScanner onDone={(outcome) => dismiss(outcome, DONE)} onCancel={() => dismiss(undefined, 'cancel')} />
+        );
       },
     });
     dismissScanner.current = undefined;
@@ -117,7 +120,12 @@ export function ScanCardButton({ cardFieldId, nextFieldId, onScanned }: ScanCard
   if (!offered) return null;
   return (
     <div className="signup__scan">
-      <Button variant="secondary" busy={opening} onClick={() => void open()} aria-describedby={cameraProblem ? `${cardFieldId}-scan-problem` : undefined}>
+      <Button
+        variant="secondary"
+        busy={opening}
+        onClick={() => void open()}
+        aria-describedby={cameraProblem ? `${cardFieldId}-scan-problem` : undefined}
+      >
         {t('scanner.open')}
       </Button>
       {cameraProblem ? (

@@ -57,7 +57,9 @@ export function cameraProblemOf(error: unknown): CameraProblem {
  * stream that arrives after any of these is stopped at once.
  */
 export function useCamera(environment: CameraEnvironment): CameraState {
-  const [state, setState] = useState<CameraState>(() => (environment.document.visibilityState === 'hidden' ? { status: 'paused' } : { status: 'starting' }));
+  const [state, setState] = useState<CameraState>(() =>
+    environment.document.visibilityState === 'hidden' ? { status: 'paused' } : { status: 'starting' },
+  );
 
   useEffect(() => {
     const { mediaDevices, secure, document: doc, window: win } = environment;
@@ -123,5 +125,10 @@ export function useCamera(environment: CameraEnvironment): CameraState {
 
 /** The environment of the page the hook runs in. */
 export function browserCameraEnvironment(): CameraEnvironment {
-  return { mediaDevices: navigator.mediaDevices as MediaDevices | undefined, secure: window.isSecureContext, document, window };
+  return {
+    mediaDevices: navigator.mediaDevices as MediaDevices | undefined,
+    secure: window.isSecureContext,
+    document,
+    window,
+  };
 }

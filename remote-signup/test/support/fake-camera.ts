@@ -41,7 +41,9 @@ export interface FakeCamera {
 }
 
 /** A camera that grants a new fake stream on every request, unless `getUserMedia` is re-mocked. */
-export function createFakeCamera(options: { secure?: boolean; capabilities?: Record<string, unknown> } = {}): FakeCamera {
+export function createFakeCamera(
+  options: { secure?: boolean; capabilities?: Record<string, unknown> } = {},
+): FakeCamera {
   const streams: FakeCamera['streams'] = [];
   let visibility: DocumentVisibilityState = 'visible';
   Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => visibility });

@@ -4,7 +4,13 @@
 // federated share: types cost nothing, and the lists are bundled only where they are used.
 import type { SignUpField } from '../validation/sign-up-types';
 
-export { SIGN_UP_ERROR_CODES, SIGN_UP_FIELDS, type SignUpErrorCode, type SignUpField, type SignUpInput as SignUpRequest } from '../validation/sign-up-types';
+export {
+  SIGN_UP_ERROR_CODES,
+  SIGN_UP_FIELDS,
+  type SignUpErrorCode,
+  type SignUpField,
+  type SignUpInput as SignUpRequest,
+} from '../validation/sign-up-types';
 
 /** Every `error.code` the API sends (ErrorBody in api/openapi.yaml). Clients switch on these. */
 export const API_ERROR_CODES = [
@@ -59,8 +65,23 @@ export interface CreatedSignUp extends PublicSignUp {
 }
 
 /** The properties of each answer, at run time, for the OpenAPI check; the `satisfies` keeps them complete. */
-export const PUBLIC_SIGN_UP_PROPERTIES = ['id', 'firstName', 'lastName', 'email', 'phone', 'cardLast4', 'createdAt'] as const satisfies ReadonlyArray<keyof PublicSignUp>;
-export const CREATED_SIGN_UP_PROPERTIES = [...PUBLIC_SIGN_UP_PROPERTIES, 'readToken'] as const satisfies ReadonlyArray<keyof CreatedSignUp>;
+export const PUBLIC_SIGN_UP_PROPERTIES = [
+  'id',
+  'firstName',
+  'lastName',
+  'email',
+  'phone',
+  'cardLast4',
+  'createdAt',
+] as const satisfies ReadonlyArray<keyof PublicSignUp>;
+export const CREATED_SIGN_UP_PROPERTIES = [...PUBLIC_SIGN_UP_PROPERTIES, 'readToken'] as const satisfies ReadonlyArray<
+  keyof CreatedSignUp
+>;
 type Missing<T, K extends readonly PropertyKey[]> = Exclude<keyof T, K[number]>;
 // A property added to an interface but not to its list fails the type-check here.
-export const EVERY_PROPERTY_LISTED: [Missing<PublicSignUp, typeof PUBLIC_SIGN_UP_PROPERTIES>, Missing<CreatedSignUp, typeof CREATED_SIGN_UP_PROPERTIES>] extends [never, never] ? true : never = true;
+export const EVERY_PROPERTY_LISTED: [
+  Missing<PublicSignUp, typeof PUBLIC_SIGN_UP_PROPERTIES>,
+  Missing<CreatedSignUp, typeof CREATED_SIGN_UP_PROPERTIES>,
+] extends [never, never]
+  ? true
+  : never = true;

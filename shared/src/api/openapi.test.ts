@@ -1,7 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { API_ERROR_CODES, CREATED_SIGN_UP_PROPERTIES, PUBLIC_SIGN_UP_PROPERTIES, SIGN_UP_ERROR_CODES, SIGN_UP_FIELDS } from '.';
+import {
+  API_ERROR_CODES,
+  CREATED_SIGN_UP_PROPERTIES,
+  PUBLIC_SIGN_UP_PROPERTIES,
+  SIGN_UP_ERROR_CODES,
+  SIGN_UP_FIELDS,
+} from '.';
 
 /** The schemas of api/openapi.yaml, the document API users read; it must say what the code does. */
 interface Schema {
@@ -11,7 +17,9 @@ interface Schema {
   allOf?: Array<Schema & { $ref?: string }>;
   propertyNames?: Schema;
 }
-const document = parse(readFileSync(join(__dirname, '..', '..', '..', 'api', 'openapi.yaml'), 'utf8')) as { components: { schemas: Record<string, Schema> } };
+const document = parse(readFileSync(join(__dirname, '..', '..', '..', 'api', 'openapi.yaml'), 'utf8')) as {
+  components: { schemas: Record<string, Schema> };
+};
 const schemas = document.components.schemas;
 const schema = (name: string): Schema => {
   const found = schemas[name];

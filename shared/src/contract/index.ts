@@ -24,4 +24,11 @@ export * from './ui/status-view';
 // The sign-up rules' types only: the rules themselves are pure functions imported from
 // '@special-gift/shared/validation', which is not a federated share, so they are bundled (and
 // tree-shaken) where they are used instead of riding in every page's shared contract.
-export type { SignUp, SignUpErrorCode, SignUpErrors, SignUpField, SignUpInput, SignUpValidationResult } from '../validation';
+export type {
+  SignUp,
+  SignUpErrorCode,
+  SignUpErrors,
+  SignUpField,
+  SignUpInput,
+  SignUpValidationResult,
+} from '../validation';

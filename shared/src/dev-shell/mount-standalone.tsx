@@ -23,7 +23,10 @@ async function fetchTexts(language: string): Promise<Record<string, unknown>> {
  * `assets/i18n`, the real overlays and HTTP client (the dev server proxies `/api` to the API),
  * localStorage storage and a URL-only navigation. Not used in production.
  */
-export async function mountStandalone(load: () => Promise<RemoteScreenModule>, rootElement = document.getElementById('root')): Promise<void> {
+export async function mountStandalone(
+  load: () => Promise<RemoteScreenModule>,
+  rootElement = document.getElementById('root'),
+): Promise<void> {
   if (!rootElement) throw new Error('mountStandalone needs a #root element');
   const module = await load();
   const { namespace } = module.meta;
@@ -39,7 +42,8 @@ export async function mountStandalone(load: () => Promise<RemoteScreenModule>, r
     interpolation: { escapeValue: false },
   });
   const loadLanguage = async (language: Language) => {
-    if (!i18n.hasResourceBundle(language, namespace)) i18n.addResourceBundle(language, namespace, await fetchTexts(language));
+    if (!i18n.hasResourceBundle(language, namespace))
+      i18n.addResourceBundle(language, namespace, await fetchTexts(language));
   };
   await Promise.all([loadLanguage(FALLBACK_LANGUAGE), loadLanguage(i18n.language as Language)]);
   const applyDir = () => {
@@ -51,7 +55,12 @@ export async function mountStandalone(load: () => Promise<RemoteScreenModule>, r
   const overlays = createOverlayController();
   const shell: ShellApi = {
     contractVersion: CONTRACT_VERSION,
-    config: { apiBase: '/api/v1', cardScanBase: 'https://www.special-gift.example/scan', siteBase: 'https://www.special-gift.example', defaultLanguage: FALLBACK_LANGUAGE },
+    config: {
+      apiBase: '/api/v1',
+      cardScanBase: 'https://www.special-gift.example/scan',
+      siteBase: 'https://www.special-gift.example',
+      defaultLanguage: FALLBACK_LANGUAGE,
+    },
     navigation: createDevNavigation(),
     storage,
     overlays,
@@ -74,7 +83,9 @@ export async function mountStandalone(load: () => Promise<RemoteScreenModule>, r
     useSyncExternalStore(shell.navigation.subscribe, shell.navigation.location);
     return (
       <>
-        <p className="sg-dev-shell__banner">Dev shell · {namespace} · contract v{CONTRACT_VERSION}</p>
+        <p className="sg-dev-shell__banner">
+          Dev shell · {namespace} · contract v{CONTRACT_VERSION}
+        </p>
         <Screen />
         <OverlayHost controller={overlays} labels={{ ok: 'OK', cancel: 'Cancel', close: 'Close' }} />
       </>

@@ -8,7 +8,17 @@ import { ShellProvider } from '../contract/react/shell-context';
  * What a prerendered screen is rendered in, at build time and when it hydrates in the page: the
  * same providers in the same order, so the markup (and every `useId`) is the same on both sides.
  */
-export function ScreenRoot({ shell, i18n, onHydrated, children }: { shell: ShellApi; i18n: I18nInstance; onHydrated?: () => void; children: ReactNode }) {
+export function ScreenRoot({
+  shell,
+  i18n,
+  onHydrated,
+  children,
+}: {
+  shell: ShellApi;
+  i18n: I18nInstance;
+  onHydrated?: () => void;
+  children: ReactNode;
+}) {
   // Once hydration has committed (not inside the commit: events dispatched there are not taken
   // as changes), and still before the hydrated screen is painted.
   useLayoutEffect(() => {

@@ -139,14 +139,20 @@ export interface FakeHttp {
 
 /** HTTP whose every call must be answered by the test (`mockResolvedValueOnce` ...); unanswered calls reject. */
 export function createFakeHttp(): FakeHttp {
-  const unanswered = (method: string, path: string) => Promise.reject(new Error(`No fake answer for ${method} ${path}`));
-  const get = jest.fn<Promise<unknown>, [path: string, options?: HttpRequestOptions]>((path) => unanswered('GET', path));
-  const post = jest.fn<Promise<unknown>, [path: string, body: unknown, options?: HttpRequestOptions]>((path) => unanswered('POST', path));
+  const unanswered = (method: string, path: string) =>
+    Promise.reject(new Error(`No fake answer for ${method} ${path}`));
+  const get = jest.fn<Promise<unknown>, [path: string, options?: HttpRequestOptions]>((path) =>
+    unanswered('GET', path),
+  );
+  const post = jest.fn<Promise<unknown>, [path: string, body: unknown, options?: HttpRequestOptions]>((path) =>
+    unanswered('POST', path),
+  );
   const request = jest.fn<Promise<unknown>, RequestArgs>((method, path) => unanswered(method, path));
   const client: HttpClient = {
     get: <T,>(path: string, options?: HttpRequestOptions) => get(path, options) as Promise<T>,
     post: <T,>(path: string, body: unknown, options?: HttpRequestOptions) => post(path, body, options) as Promise<T>,
-    request: <T,>(method: string, path: string, body?: unknown, options?: HttpRequestOptions) => request(method, path, body, options) as Promise<T>,
+    request: <T,>(method: string, path: string, body?: unknown, options?: HttpRequestOptions) =>
+      request(method, path, body, options) as Promise<T>,
   };
   return { client, get, post, request };
 }
@@ -206,7 +212,15 @@ export function createTestShell(overrides: TestShellOverrides = {}): TestShell {
   const overlays = createOverlayController();
   const http = createFakeHttp();
   const i18n = createFakeShellI18n(overrides.language);
-  const shell: ShellApi = { contractVersion: CONTRACT_VERSION, config, navigation, storage, overlays, http: http.client, i18n };
+  const shell: ShellApi = {
+    contractVersion: CONTRACT_VERSION,
+    config,
+    navigation,
+    storage,
+    overlays,
+    http: http.client,
+    i18n,
+  };
   return { shell, config, navigation, storage, overlays, http, i18n };
 }
 
@@ -214,7 +228,11 @@ export function createTestShell(overrides: TestShellOverrides = {}): TestShell {
  * A fresh i18next instance, ready synchronously (no backend: every text comes from `resources`).
  * Unlike the host it shows a missing key as the key itself, so a missing text is visible in a failure.
  */
-export function createTestI18n(options: { resources: Resource; language?: Language; defaultNS?: string }): I18nInstance {
+export function createTestI18n(options: {
+  resources: Resource;
+  language?: Language;
+  defaultNS?: string;
+}): I18nInstance {
   const namespaces = [...new Set(Object.values(options.resources).flatMap((byNamespace) => Object.keys(byNamespace)))];
   const instance = i18next.createInstance();
   void instance.init({
@@ -255,7 +273,11 @@ export function renderWithShell(ui: ReactElement, options: RenderWithShellOption
   const { shell: given, resources = {}, defaultNS, ...renderOptions } = options;
   ensureTopLayer();
   const testShell = given ?? createTestShell();
-  const instance = createTestI18n({ resources, language: testShell.i18n.current(), ...(defaultNS ? { defaultNS } : {}) });
+  const instance = createTestI18n({
+    resources,
+    language: testShell.i18n.current(),
+    ...(defaultNS ? { defaultNS } : {}),
+  });
   testShell.i18n.follow(instance);
 
   function Wrapper({ children }: { children: ReactNode }) {

@@ -16,4 +16,9 @@ export {
   type SignUpInput,
   type SignUpValidationResult,
 } from './sign-up-types';
-export { parseScannedCardCode, type ScanLinkOptions, type ScannedCardCode, type ScannedCardCodeProblem } from './scanned-card-code';
+export {
+  parseScannedCardCode,
+  type ScanLinkOptions,
+  type ScannedCardCode,
+  type ScannedCardCodeProblem,
+} from './scanned-card-code';

@@ -3,7 +3,8 @@ import { INVALID_CHECKSUM_TEST_CARD_CODE, VALID_TEST_CARD_CODES } from '../testi
 
 const BASE = 'https://www.special-gift.example/scan';
 const CODE = VALID_TEST_CARD_CODES[0];
-const parse = (text: string, cardScanBase = BASE, origin?: string) => parseScannedCardCode(text, { cardScanBase, origin });
+const parse = (text: string, cardScanBase = BASE, origin?: string) =>
+  parseScannedCardCode(text, { cardScanBase, origin });
 
 describe('parseScannedCardCode: scan links', () => {
   it.each([
@@ -26,8 +27,14 @@ describe('parseScannedCardCode: scan links', () => {
   });
 
   it('resolves a root-relative base against the page origin', () => {
-    expect(parse(`http://localhost:3000/scan/${CODE}`, '/scan', 'http://localhost:3000')).toEqual({ ok: true, code: CODE });
-    expect(parse(`https://elsewhere.example/scan/${CODE}`, '/scan', 'http://localhost:3000')).toEqual({ ok: false, problem: 'foreign_link' });
+    expect(parse(`http://localhost:3000/scan/${CODE}`, '/scan', 'http://localhost:3000')).toEqual({
+      ok: true,
+      code: CODE,
+    });
+    expect(parse(`https://elsewhere.example/scan/${CODE}`, '/scan', 'http://localhost:3000')).toEqual({
+      ok: false,
+      problem: 'foreign_link',
+    });
   });
 
   it.each([
@@ -42,9 +49,12 @@ describe('parseScannedCardCode: scan links', () => {
     expect(parse(link)).toEqual({ ok: false, problem: 'foreign_link' });
   });
 
-  it.each([[BASE], [`${BASE}/`], [`${BASE}/sign-up`], [`${BASE}/sign-up/${CODE}`], [`${BASE}?card=`]])('says %s carries no card code', (link) => {
-    expect(parse(link)).toEqual({ ok: false, problem: 'no_card_code' });
-  });
+  it.each([[BASE], [`${BASE}/`], [`${BASE}/sign-up`], [`${BASE}/sign-up/${CODE}`], [`${BASE}?card=`]])(
+    'says %s carries no card code',
+    (link) => {
+      expect(parse(link)).toEqual({ ok: false, problem: 'no_card_code' });
+    },
+  );
 
   it('checks the code a link carries', () => {
     expect(parse(`${BASE}/${INVALID_CHECKSUM_TEST_CARD_CODE}`)).toEqual({ ok: false, problem: 'card_checksum' });
@@ -55,7 +65,13 @@ describe('parseScannedCardCode: scan links', () => {
 });
 
 describe('parseScannedCardCode: bare codes', () => {
-  it.each([[CODE], ['4111 1111 1111 1111'], ['4111-1111-1111-1111'], ['  4111 1111-1111 1111\n'], ['\t5555555555554444 ']])('reads %j', (text) => {
+  it.each([
+    [CODE],
+    ['4111 1111 1111 1111'],
+    ['4111-1111-1111-1111'],
+    ['  4111 1111-1111 1111\n'],
+    ['\t5555555555554444 '],
+  ])('reads %j', (text) => {
     expect(parse(text)).toEqual({ ok: true, code: normalizeExpected(text) });
   });
 
@@ -69,12 +85,18 @@ describe('parseScannedCardCode: bare codes', () => {
 });
 
 describe('parseScannedCardCode: anything else', () => {
-  it.each([[''], ['   '], ['hello'], ['4111 1111 1111 111x'], ['WIFI:S:home;T:WPA;P:secret;;'], ['mailto:someone@example.com'], ['javascript:alert(1)'], ['ftp://www.special-gift.example/scan/4111111111111111']])(
-    'does not recognize %j',
-    (text) => {
-      expect(parse(text)).toEqual({ ok: false, problem: 'unrecognized' });
-    },
-  );
+  it.each([
+    [''],
+    ['   '],
+    ['hello'],
+    ['4111 1111 1111 111x'],
+    ['WIFI:S:home;T:WPA;P:secret;;'],
+    ['mailto:someone@example.com'],
+    ['javascript:alert(1)'],
+    ['ftp://www.special-gift.example/scan/4111111111111111'],
+  ])('does not recognize %j', (text) => {
+    expect(parse(text)).toEqual({ ok: false, problem: 'unrecognized' });
+  });
 });
 
 function normalizeExpected(text: string): string {

@@ -13,7 +13,8 @@ export type ScannedCardCodeProblem =
   /** Neither a link nor a code. */
   | 'unrecognized';
 
-export type ScannedCardCode = { readonly ok: true; readonly code: string } | { readonly ok: false; readonly problem: ScannedCardCodeProblem };
+export type ScannedCardCode =
+  { readonly ok: true; readonly code: string } | { readonly ok: false; readonly problem: ScannedCardCodeProblem };
 
 export interface ScanLinkOptions {
   /** The config's `cardScanBase`: an http(s) URL or a root-relative path. */

@@ -17,7 +17,8 @@ export interface SignUpFieldValues {
   readonly acceptedTerms: true;
 }
 
-export type FieldCheck<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: SignUpErrorCode };
+export type FieldCheck<T> =
+  { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: SignUpErrorCode };
 
 const pass = <T>(value: T): FieldCheck<T> => ({ ok: true, value });
 const fail = (error: SignUpErrorCode): FieldCheck<never> => ({ ok: false, error });
@@ -79,11 +80,12 @@ function checkAcceptedTerms(raw: unknown): FieldCheck<true> {
 }
 
 /** One rule per field, each producing that field's normalised value. */
-export const SIGN_UP_FIELD_RULES: { readonly [F in SignUpField]: (raw: unknown) => FieldCheck<SignUpFieldValues[F]> } = {
-  firstName: checkName,
-  lastName: checkName,
-  email: checkEmail,
-  phone: checkPhone,
-  cardCode: checkCardCode,
-  acceptedTerms: checkAcceptedTerms,
-};
+export const SIGN_UP_FIELD_RULES: { readonly [F in SignUpField]: (raw: unknown) => FieldCheck<SignUpFieldValues[F]> } =
+  {
+    firstName: checkName,
+    lastName: checkName,
+    email: checkEmail,
+    phone: checkPhone,
+    cardCode: checkCardCode,
+    acceptedTerms: checkAcceptedTerms,
+  };

@@ -46,4 +46,5 @@ export type SignUpErrorCode = (typeof SIGN_UP_ERROR_CODES)[number];
 
 export type SignUpErrors = Partial<Record<SignUpField, SignUpErrorCode>>;
 
-export type SignUpValidationResult = { readonly ok: true; readonly value: SignUp } | { readonly ok: false; readonly errors: SignUpErrors };
+export type SignUpValidationResult =
+  { readonly ok: true; readonly value: SignUp } | { readonly ok: false; readonly errors: SignUpErrors };

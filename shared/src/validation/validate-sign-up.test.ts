@@ -62,7 +62,14 @@ describe('validateSignUp', () => {
 
   it('reports every invalid field at once', () => {
     expect(
-      errorsOf({ firstName: ' ', lastName: 'x'.repeat(51), email: 'nope', phone: '12', cardCode: '4111', acceptedTerms: false }),
+      errorsOf({
+        firstName: ' ',
+        lastName: 'x'.repeat(51),
+        email: 'nope',
+        phone: '12',
+        cardCode: '4111',
+        acceptedTerms: false,
+      }),
     ).toEqual({
       firstName: 'required',
       lastName: 'too_long',
@@ -246,7 +253,14 @@ describe('validateSignUpField', () => {
   });
 
   it('agrees with validateSignUp on every field', () => {
-    const input = { firstName: '', lastName: 'L', email: 'x', phone: '+1', cardCode: INVALID_CHECKSUM_TEST_CARD_CODE, acceptedTerms: 'yes' };
+    const input = {
+      firstName: '',
+      lastName: 'L',
+      email: 'x',
+      phone: '+1',
+      cardCode: INVALID_CHECKSUM_TEST_CARD_CODE,
+      acceptedTerms: 'yes',
+    };
     const errors = errorsOf(input);
     for (const field of SIGN_UP_FIELDS) expect(validateSignUpField(field, input)).toBe(errors[field]);
   });

@@ -1,5 +1,12 @@
 import { SIGN_UP_FIELD_RULES, type FieldCheck, type SignUpFieldValues } from './sign-up-field-rules';
-import { SIGN_UP_FIELDS, type SignUp, type SignUpErrorCode, type SignUpErrors, type SignUpField, type SignUpValidationResult } from './sign-up-types';
+import {
+  SIGN_UP_FIELDS,
+  type SignUp,
+  type SignUpErrorCode,
+  type SignUpErrors,
+  type SignUpField,
+  type SignUpValidationResult,
+} from './sign-up-types';
 
 /** A field's raw value: own properties of a plain object only, so arrays, strings and prototypes yield nothing. */
 function rawField(input: unknown, field: SignUpField): unknown {

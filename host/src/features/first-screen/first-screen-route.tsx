@@ -63,14 +63,23 @@ export function FirstScreenRoute({ screen, renderOnClient }: FirstScreenRoutePro
         // render of the form empties that field.
         root.current = hydrateRoot(
           screen.element,
-          <ScreenRoot shell={screenContext.shell} i18n={screenContext.i18n} onHydrated={() => screen.userInput.replay()}>
+          <ScreenRoot
+            shell={screenContext.shell}
+            i18n={screenContext.i18n}
+            onHydrated={() => screen.userInput.replay()}
+          >
             <Screen />
           </ScreenRoot>,
           {
             identifierPrefix: SCREEN_ID_PREFIX,
             // The server's HTML did not match the code (e.g. a fragment cached across the remote's
             // deploy): React rendered the screen on the client instead. Say so, to be found.
-            onRecoverableError: (error, info) => console.error(`[prerender] ${screen.remote}: rendered on the client instead of hydrating`, (error as { cause?: unknown }).cause ?? error, info.componentStack),
+            onRecoverableError: (error, info) =>
+              console.error(
+                `[prerender] ${screen.remote}: rendered on the client instead of hydrating`,
+                (error as { cause?: unknown }).cause ?? error,
+                info.componentStack,
+              ),
           },
         );
         setHydrated(true);

@@ -13,7 +13,11 @@ function composedPage(remote = 'signup', language = 'fr') {
   root.id = 'root';
   root.innerHTML = `<div class="sg-shell-page"><div ${SCREEN_ATTRIBUTE}="${remote}" ${SCREEN_LANGUAGE_ATTRIBUTE}="${language}"><button type="button">Go</button></div></div>`;
   document.body.replaceChildren(root);
-  return { root, frame: root.firstElementChild as HTMLElement, button: root.querySelector('button') as HTMLButtonElement };
+  return {
+    root,
+    frame: root.firstElementChild as HTMLElement,
+    button: root.querySelector('button') as HTMLButtonElement,
+  };
 }
 
 describe('adoptFirstScreen', () => {

@@ -46,10 +46,18 @@ export interface FirstScreen {
  * language the app starts in (a stored choice the page's cookie did not carry yet renders on the
  * client). Anything else on the page is left for React to replace.
  */
-export function adoptFirstScreen(root: HTMLElement, remote: RemoteName | null, language: Language, screenContext: ScreenContext): FirstScreen {
+export function adoptFirstScreen(
+  root: HTMLElement,
+  remote: RemoteName | null,
+  language: Language,
+  screenContext: ScreenContext,
+): FirstScreen {
   const element = root.querySelector<HTMLElement>(`[${SCREEN_ATTRIBUTE}]`);
   const userInput = element ? takeInputCapture(element) : undefined;
-  const ours = remote !== null && element?.getAttribute(SCREEN_ATTRIBUTE) === remote && element.getAttribute(SCREEN_LANGUAGE_ATTRIBUTE) === language;
+  const ours =
+    remote !== null &&
+    element?.getAttribute(SCREEN_ATTRIBUTE) === remote &&
+    element.getAttribute(SCREEN_LANGUAGE_ATTRIBUTE) === language;
   const adopted = ours && element && userInput ? { remote, language, element, userInput } : undefined;
   if (!adopted) userInput?.release();
 

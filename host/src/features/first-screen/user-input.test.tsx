@@ -3,7 +3,13 @@ import { hydrateRoot } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
 import { captureUserInput } from './user-input';
 
-function Form({ onSubmit, onTap }: { onSubmit: (values: { name: string; city: string; agreed: boolean }) => void; onTap: () => void }) {
+function Form({
+  onSubmit,
+  onTap,
+}: {
+  onSubmit: (values: { name: string; city: string; agreed: boolean }) => void;
+  onTap: () => void;
+}) {
   const [name, setName] = useState('');
   const [city, setCity] = useState('');
   const [agreed, setAgreed] = useState(false);
@@ -15,7 +21,12 @@ function Form({ onSubmit, onTap }: { onSubmit: (values: { name: string; city: st
     <form onSubmit={submit}>
       <input aria-label="Name" value={name} onChange={(event) => setName(event.target.value)} />
       <input aria-label="City" value={city} onChange={(event) => setCity(event.target.value)} />
-      <input aria-label="Agreed" type="checkbox" checked={agreed} onChange={(event) => setAgreed(event.target.checked)} />
+      <input
+        aria-label="Agreed"
+        type="checkbox"
+        checked={agreed}
+        onChange={(event) => setAgreed(event.target.checked)}
+      />
       <button type="button" onClick={onTap}>
         Help
       </button>

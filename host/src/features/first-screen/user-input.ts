@@ -1,14 +1,17 @@
 type Field = HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement;
 
 /** The prototype's setter: past the per-element one React installs to notice changes. */
-const valueSetter = (field: Field) => Object.getOwnPropertyDescriptor(Object.getPrototypeOf(field) as object, 'value')?.set;
+const valueSetter = (field: Field) =>
+  Object.getOwnPropertyDescriptor(Object.getPrototypeOf(field) as object, 'value')?.set;
 
 const isField = (target: EventTarget | null): target is Field =>
   target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement;
 
-const isCheckable = (field: Field): field is HTMLInputElement => field instanceof HTMLInputElement && (field.type === 'checkbox' || field.type === 'radio');
+const isCheckable = (field: Field): field is HTMLInputElement =>
+  field instanceof HTMLInputElement && (field.type === 'checkbox' || field.type === 'radio');
 
-type Interaction = { kind: 'click'; target: HTMLElement } | { kind: 'submit'; form: HTMLFormElement; submitter: HTMLElement | null };
+type Interaction =
+  { kind: 'click'; target: HTMLElement } | { kind: 'submit'; form: HTMLFormElement; submitter: HTMLElement | null };
 
 export interface UserInputCapture {
   /**
@@ -69,10 +72,17 @@ export function captureUserInput(container: HTMLElement): UserInputCapture {
       // The field's value, unless a render has put it back to the server's: then the last typed.
       const typed = fields
         .filter((field) => !isCheckable(field))
-        .map((field) => ({ field, value: field.value !== initialValue(field) ? field.value : (typedAsTyped.get(field) ?? field.value) }));
+        .map((field) => ({
+          field,
+          value: field.value !== initialValue(field) ? field.value : (typedAsTyped.get(field) ?? field.value),
+        }));
       // A box ticked before this capture began (the page shows before its first script runs); a
       // tap held since then left the box as it was, and is replayed below.
-      const ticked = fields.filter(isCheckable).filter((box) => (box.type === 'radio' ? box.checked && !box.defaultChecked : box.checked !== box.defaultChecked));
+      const ticked = fields
+        .filter(isCheckable)
+        .filter((box) =>
+          box.type === 'radio' ? box.checked && !box.defaultChecked : box.checked !== box.defaultChecked,
+        );
       for (const { field, value } of typed) replayField(field, value);
       for (const box of ticked) replayTick(box);
       for (const interaction of interactions.splice(0)) {
@@ -88,7 +98,9 @@ export function captureUserInput(container: HTMLElement): UserInputCapture {
 
 /** The value the server rendered the field with. */
 const initialValue = (field: Field): string | undefined =>
-  field instanceof HTMLSelectElement ? (Array.from(field.options).find((option) => option.defaultSelected) ?? field.options[0])?.value : field.defaultValue;
+  field instanceof HTMLSelectElement
+    ? (Array.from(field.options).find((option) => option.defaultSelected) ?? field.options[0])?.value
+    : field.defaultValue;
 
 /** A field the user changed (its value differs from the server's), changed again as the browser would. */
 function replayField(field: Field, value: string) {

@@ -8,7 +8,11 @@ import type { RemoteName } from '../../config/runtime-config';
 import { RemoteRoute } from './remote-route';
 import { createRemoteScreens, SLOW_NOTICE_MS, type RemoteScreens } from '../../services/remotes/remote-screens';
 
-const entries = { intro: '/intro/remoteEntry.js', signup: '/signup/remoteEntry.js', thankyou: '/thankyou/remoteEntry.js' };
+const entries = {
+  intro: '/intro/remoteEntry.js',
+  signup: '/signup/remoteEntry.js',
+  thankyou: '/thankyou/remoteEntry.js',
+};
 
 const screenModule = (text: string): RemoteScreenModule => ({
   default: () => <p>{text}</p>,
@@ -29,7 +33,11 @@ function setup() {
 }
 
 async function renderRoute(
-  { remoteScreens, onFirstScreenRendered, shell }: { remoteScreens: RemoteScreens; onFirstScreenRendered: () => void; shell: TestShell },
+  {
+    remoteScreens,
+    onFirstScreenRendered,
+    shell,
+  }: { remoteScreens: RemoteScreens; onFirstScreenRendered: () => void; shell: TestShell },
   name: RemoteName = 'intro',
   remoteTexts: Record<string, Record<string, string>> = {},
 ) {

@@ -8,14 +8,22 @@ import './startup-failure.css';
  */
 const TEXTS: Record<Language, { title: string; message: string; retry: string }> = {
   en: { title: 'Special Gift could not start', message: 'Check your connection, then try again.', retry: 'Try again' },
-  fr: { title: 'Special Gift n’a pas pu démarrer', message: 'Vérifiez votre connexion, puis réessayez.', retry: 'Réessayer' },
+  fr: {
+    title: 'Special Gift n’a pas pu démarrer',
+    message: 'Vérifiez votre connexion, puis réessayez.',
+    retry: 'Réessayer',
+  },
   ar: { title: 'تعذّر تشغيل Special Gift', message: 'تحقّق من اتصالك ثم أعد المحاولة.', retry: 'إعادة المحاولة' },
 };
 
 /** The stored choice as the page's cookie mirrors it (storage itself may be what failed). */
 const chosenLanguage = () => new RegExp(`(?:^|; )${LANGUAGE_COOKIE}=([^;]*)`).exec(document.cookie)?.[1];
 
-export function showStartupFailure(root: HTMLElement, retry: () => void, languages: readonly string[] = navigator.languages): void {
+export function showStartupFailure(
+  root: HTMLElement,
+  retry: () => void,
+  languages: readonly string[] = navigator.languages,
+): void {
   // The app's language rule; the runtime config's default may be what could not be read.
   const lang = chooseLanguage(chosenLanguage(), languages, 'en');
   const texts = TEXTS[lang];

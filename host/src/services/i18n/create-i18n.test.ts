@@ -54,10 +54,18 @@ describe('createI18n', () => {
   });
 
   it('uses the browser language when nothing is stored, and the default when that is unsupported', async () => {
-    const fromBrowser = await createI18n({ storage: createMemoryStorage(), defaultLanguage: 'en', browserLanguages: ['fr-CA'] });
+    const fromBrowser = await createI18n({
+      storage: createMemoryStorage(),
+      defaultLanguage: 'en',
+      browserLanguages: ['fr-CA'],
+    });
     expect(fromBrowser.current()).toBe('fr');
 
-    const fromDefault = await createI18n({ storage: createMemoryStorage(), defaultLanguage: 'fr', browserLanguages: ['de-DE'] });
+    const fromDefault = await createI18n({
+      storage: createMemoryStorage(),
+      defaultLanguage: 'fr',
+      browserLanguages: ['de-DE'],
+    });
     expect(fromDefault.current()).toBe('fr');
   });
 
@@ -69,7 +77,11 @@ describe('createI18n', () => {
   });
 
   it('sets <html lang dir> right to left for Arabic', async () => {
-    const i18n = await createI18n({ storage: createMemoryStorage({ language: 'ar' }), defaultLanguage: 'en', browserLanguages: [] });
+    const i18n = await createI18n({
+      storage: createMemoryStorage({ language: 'ar' }),
+      defaultLanguage: 'en',
+      browserLanguages: [],
+    });
     expect(document.documentElement).toHaveAttribute('lang', 'ar');
     expect(document.documentElement).toHaveAttribute('dir', 'rtl');
     expect(i18n.instance.t('titles.notFound')).toBe(ar.titles.notFound);
@@ -95,8 +107,16 @@ describe('createI18n', () => {
 
   it('falls back to English for a key missing (or empty) in the current language', async () => {
     files['/assets/i18n/fr.json'] = { greeting: 'Bonjour', onlyInEnglish: '' };
-    files['/assets/i18n/en.json'] = { greeting: 'Hello', onlyInEnglish: 'Only in English', alsoOnlyInEnglish: 'Also English' };
-    const i18n = await createI18n({ storage: createMemoryStorage({ language: 'fr' }), defaultLanguage: 'en', browserLanguages: [] });
+    files['/assets/i18n/en.json'] = {
+      greeting: 'Hello',
+      onlyInEnglish: 'Only in English',
+      alsoOnlyInEnglish: 'Also English',
+    };
+    const i18n = await createI18n({
+      storage: createMemoryStorage({ language: 'fr' }),
+      defaultLanguage: 'en',
+      browserLanguages: [],
+    });
     expect(i18n.instance.t('greeting')).toBe('Bonjour');
     expect(i18n.instance.t('onlyInEnglish')).toBe('Only in English');
     expect(i18n.instance.t('alsoOnlyInEnglish')).toBe('Also English');
@@ -110,11 +130,20 @@ describe('createI18n', () => {
   it("loadNamespace fetches a remote's texts from that remote's origin", async () => {
     files['https://intro.example/assets/i18n/fr.json'] = introFr;
     files['https://intro.example/assets/i18n/en.json'] = introEn;
-    const i18n = await createI18n({ storage: createMemoryStorage({ language: 'fr' }), defaultLanguage: 'en', browserLanguages: [] });
+    const i18n = await createI18n({
+      storage: createMemoryStorage({ language: 'fr' }),
+      defaultLanguage: 'en',
+      browserLanguages: [],
+    });
     fetchMock.mockClear();
 
     await i18n.loadNamespace('intro', 'https://intro.example');
-    expect(fetchedUrls()).toEqual(expect.arrayContaining(['https://intro.example/assets/i18n/fr.json', 'https://intro.example/assets/i18n/en.json']));
+    expect(fetchedUrls()).toEqual(
+      expect.arrayContaining([
+        'https://intro.example/assets/i18n/fr.json',
+        'https://intro.example/assets/i18n/en.json',
+      ]),
+    );
     expect(fetchedUrls().every((url) => url.startsWith('https://intro.example/'))).toBe(true);
     expect(i18n.instance.t('headline', { ns: 'intro' })).toBe(introFr.headline);
 
@@ -135,9 +164,16 @@ describe('createI18n', () => {
       await gate;
       return serveFiles(url);
     });
-    const ready = createI18n({ storage: createMemoryStorage(), defaultLanguage: 'en', browserLanguages: ['en'], namespaces: { intro: 'https://intro.example' } });
+    const ready = createI18n({
+      storage: createMemoryStorage(),
+      defaultLanguage: 'en',
+      browserLanguages: ['en'],
+      namespaces: { intro: 'https://intro.example' },
+    });
     // Both asked for while no answer has arrived (the gate is still shut).
-    await waitFor(() => expect(fetchedUrls().sort()).toEqual(['/assets/i18n/en.json', 'https://intro.example/assets/i18n/en.json']));
+    await waitFor(() =>
+      expect(fetchedUrls().sort()).toEqual(['/assets/i18n/en.json', 'https://intro.example/assets/i18n/en.json']),
+    );
     answer();
     const i18n = await ready;
     fetchMock.mockClear();
@@ -160,8 +196,15 @@ describe('createI18n: each namespace loads and fails on its own', () => {
 
   it("a remote whose texts never arrive does not hold back another remote's texts", async () => {
     files['https://intro.example/assets/i18n/en.json'] = introEn;
-    const i18n = await createI18n({ storage: createMemoryStorage(), defaultLanguage: 'en', browserLanguages: ['en'], texts: noRetry });
-    fetchMock.mockImplementation(async (url: string) => (url.startsWith('https://signup.example/') ? new Promise(() => undefined) : serveFiles(url)));
+    const i18n = await createI18n({
+      storage: createMemoryStorage(),
+      defaultLanguage: 'en',
+      browserLanguages: ['en'],
+      texts: noRetry,
+    });
+    fetchMock.mockImplementation(async (url: string) =>
+      url.startsWith('https://signup.example/') ? new Promise(() => undefined) : serveFiles(url),
+    );
 
     const signup = i18n.loadNamespace('signup', 'https://signup.example/');
     signup.catch(() => undefined);
@@ -170,7 +213,12 @@ describe('createI18n: each namespace loads and fails on its own', () => {
   });
 
   it('rejects when neither the language nor English can be had, and loads again on the next call', async () => {
-    const i18n = await createI18n({ storage: createMemoryStorage(), defaultLanguage: 'en', browserLanguages: ['en'], texts: noRetry });
+    const i18n = await createI18n({
+      storage: createMemoryStorage(),
+      defaultLanguage: 'en',
+      browserLanguages: ['en'],
+      texts: noRetry,
+    });
     await expect(i18n.loadNamespace('intro', 'https://intro.example/')).rejects.toThrow('HTTP 404');
 
     files['https://intro.example/assets/i18n/en.json'] = introEn;
@@ -181,7 +229,12 @@ describe('createI18n: each namespace loads and fails on its own', () => {
   it('a file failing in the current language falls back to English at once, without raw keys', async () => {
     files['https://intro.example/assets/i18n/en.json'] = introEn; // no fr.json: 404
     const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
-    const i18n = await createI18n({ storage: createMemoryStorage({ language: 'fr' }), defaultLanguage: 'en', browserLanguages: [], texts: noRetry });
+    const i18n = await createI18n({
+      storage: createMemoryStorage({ language: 'fr' }),
+      defaultLanguage: 'en',
+      browserLanguages: [],
+      texts: noRetry,
+    });
     await i18n.loadNamespace('intro', 'https://intro.example/');
     expect(i18n.current()).toBe('fr');
     expect(i18n.instance.t('headline', { ns: 'intro' })).toBe(introEn.headline);
@@ -190,7 +243,12 @@ describe('createI18n: each namespace loads and fails on its own', () => {
   });
 
   it('a fresh load does not join a request in flight, and skips the HTTP cache', async () => {
-    const i18n = await createI18n({ storage: createMemoryStorage(), defaultLanguage: 'en', browserLanguages: ['en'], texts: noRetry });
+    const i18n = await createI18n({
+      storage: createMemoryStorage(),
+      defaultLanguage: 'en',
+      browserLanguages: ['en'],
+      texts: noRetry,
+    });
     fetchMock.mockImplementationOnce(() => new Promise(() => undefined)); // the first request hangs
     const stuck = i18n.loadNamespace('intro', 'https://intro.example/');
     stuck.catch(() => undefined);
@@ -198,18 +256,28 @@ describe('createI18n: each namespace loads and fails on its own', () => {
 
     await i18n.loadNamespace('intro', 'https://intro.example/', { fresh: true });
     expect(i18n.instance.t('headline', { ns: 'intro' })).toBe(introEn.headline);
-    expect(fetchMock.mock.calls.at(-1)).toEqual(['https://intro.example/assets/i18n/en.json', expect.objectContaining({ cache: 'no-store' })]);
+    expect(fetchMock.mock.calls.at(-1)).toEqual([
+      'https://intro.example/assets/i18n/en.json',
+      expect.objectContaining({ cache: 'no-store' }),
+    ]);
   });
 
   it("the host's own texts failing in every language stops start-up (the start-up failure screen says so)", async () => {
     files = {};
-    await expect(createI18n({ storage: createMemoryStorage(), defaultLanguage: 'en', browserLanguages: ['en'], texts: noRetry })).rejects.toThrow('HTTP 404');
+    await expect(
+      createI18n({ storage: createMemoryStorage(), defaultLanguage: 'en', browserLanguages: ['en'], texts: noRetry }),
+    ).rejects.toThrow('HTTP 404');
   });
 
   it('changeLanguage switches even when one remote has no file in the new language (English stays for it)', async () => {
     files['https://intro.example/assets/i18n/en.json'] = introEn;
     const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
-    const i18n = await createI18n({ storage: createMemoryStorage(), defaultLanguage: 'en', browserLanguages: ['en'], texts: noRetry });
+    const i18n = await createI18n({
+      storage: createMemoryStorage(),
+      defaultLanguage: 'en',
+      browserLanguages: ['en'],
+      texts: noRetry,
+    });
     await i18n.loadNamespace('intro', 'https://intro.example/');
     await i18n.changeLanguage('fr');
     expect(i18n.current()).toBe('fr');

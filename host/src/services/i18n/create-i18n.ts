@@ -101,9 +101,13 @@ export async function createI18n(options: {
 
   /** The namespace in `lng` and in English; either is enough (a key missing in `lng` shows in English). */
   async function ensureNamespace(namespace: string, lng: Language, fresh = false): Promise<void> {
-    const [wanted, fallback] = await Promise.allSettled([loadBundle(lng, namespace, fresh), loadBundle(FALLBACK_LANGUAGE, namespace, fresh)]);
+    const [wanted, fallback] = await Promise.allSettled([
+      loadBundle(lng, namespace, fresh),
+      loadBundle(FALLBACK_LANGUAGE, namespace, fresh),
+    ]);
     if (wanted.status === 'rejected' && fallback.status === 'rejected') throw wanted.reason;
-    if (wanted.status === 'rejected') console.warn(`[i18n] "${namespace}" texts in ${lng} could not be loaded; showing English.`, wanted.reason);
+    if (wanted.status === 'rejected')
+      console.warn(`[i18n] "${namespace}" texts in ${lng} could not be loaded; showing English.`, wanted.reason);
   }
 
   const current = (): Language => (isLanguage(instance.language) ? instance.language : FALLBACK_LANGUAGE);
@@ -122,7 +126,10 @@ export async function createI18n(options: {
     async changeLanguage(next) {
       // Every namespace that has texts now gets them in the new language first, each on its own:
       // one that fails keeps showing English.
-      const loaded = [...sources.keys()].filter((namespace) => instance.hasResourceBundle(FALLBACK_LANGUAGE, namespace) || instance.hasResourceBundle(current(), namespace));
+      const loaded = [...sources.keys()].filter(
+        (namespace) =>
+          instance.hasResourceBundle(FALLBACK_LANGUAGE, namespace) || instance.hasResourceBundle(current(), namespace),
+      );
       await Promise.allSettled(loaded.map((namespace) => ensureNamespace(namespace, next)));
       await instance.changeLanguage(next);
       mirrorLanguageChoice(next);

@@ -3,7 +3,8 @@ import { fetchTexts, TextsLoadError } from './fetch-texts';
 
 const URL = 'https://signup.example/assets/i18n/en.json';
 // The slice of a Response that fetchTexts reads (jsdom has no Response).
-const answer = (status: number, body = '{"title":"Sign up"}') => ({ ok: status >= 200 && status < 300, status, text: async () => body }) as Response;
+const answer = (status: number, body = '{"title":"Sign up"}') =>
+  ({ ok: status >= 200 && status < 300, status, text: async () => body }) as Response;
 
 function setup(...answers: Array<Response | Error>) {
   const fetch = jest.fn<Promise<Response>, [string, RequestInit]>();
@@ -12,7 +13,11 @@ function setup(...answers: Array<Response | Error>) {
     else fetch.mockResolvedValueOnce(next);
   }
   const sleep = jest.fn<Promise<void>, [number]>(async () => undefined);
-  return { fetch, sleep, options: { fetch: fetch as unknown as typeof globalThis.fetch, sleep, retryDelaysMs: [250, 750] } };
+  return {
+    fetch,
+    sleep,
+    options: { fetch: fetch as unknown as typeof globalThis.fetch, sleep, retryDelaysMs: [250, 750] },
+  };
 }
 
 const failure = (promise: Promise<unknown>) => rejectionOf(promise, TextsLoadError);
@@ -60,17 +65,29 @@ describe('fetchTexts', () => {
   });
 
   it('bounds each attempt in time: a request that never answers is aborted', async () => {
-    const fetch = jest.fn((_url: string, init: RequestInit) => new Promise<Response>((_, reject) => init.signal?.addEventListener('abort', () => reject(init.signal?.reason))));
-    const error = await failure(fetchTexts(URL, { fetch: fetch as unknown as typeof globalThis.fetch, attemptTimeoutMs: 20, retryDelaysMs: [] }));
+    const fetch = jest.fn(
+      (_url: string, init: RequestInit) =>
+        new Promise<Response>((_, reject) => init.signal?.addEventListener('abort', () => reject(init.signal?.reason))),
+    );
+    const error = await failure(
+      fetchTexts(URL, { fetch: fetch as unknown as typeof globalThis.fetch, attemptTimeoutMs: 20, retryDelaysMs: [] }),
+    );
     expect(error.message).toContain('network error or timeout');
     expect(fetch).toHaveBeenCalledTimes(1);
   });
 
   it('bounds the body too: a server that sends headers and then stalls is cut off, and retried', async () => {
     // Like a browser: aborting the request's signal fails the body read in progress.
-    const stalled = (signal: AbortSignal) => ({ ok: true, status: 200, text: () => new Promise<string>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason))) }) as Response;
+    const stalled = (signal: AbortSignal) =>
+      ({
+        ok: true,
+        status: 200,
+        text: () => new Promise<string>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason))),
+      }) as Response;
     const fetch = jest.fn(async (_url: string, init: RequestInit) => stalled(init.signal as AbortSignal));
-    const error = await failure(fetchTexts(URL, { fetch: fetch as unknown as typeof globalThis.fetch, attemptTimeoutMs: 20, retryDelaysMs: [0] }));
+    const error = await failure(
+      fetchTexts(URL, { fetch: fetch as unknown as typeof globalThis.fetch, attemptTimeoutMs: 20, retryDelaysMs: [0] }),
+    );
     expect(error.retryable).toBe(true);
     expect(fetch).toHaveBeenCalledTimes(2);
   });

@@ -40,7 +40,12 @@ export const TEXTS_ATTEMPT_TIMEOUT_MS = 8_000;
 
 const RETRYABLE_STATUS = new Set([408, 425, 429]);
 
-async function fetchOnce(url: string, fetchImpl: typeof fetch, timeoutMs: number, bypassCache: boolean): Promise<Record<string, unknown>> {
+async function fetchOnce(
+  url: string,
+  fetchImpl: typeof fetch,
+  timeoutMs: number,
+  bypassCache: boolean,
+): Promise<Record<string, unknown>> {
   // The bound covers the body too. An AbortController rather than AbortSignal.timeout(), which
   // Safari before 16 lacks.
   const controller = new AbortController();
@@ -49,13 +54,21 @@ async function fetchOnce(url: string, fetchImpl: typeof fetch, timeoutMs: number
     let response: Response;
     let text = '';
     try {
-      response = await fetchImpl(url, { credentials: 'omit', signal: controller.signal, ...(bypassCache ? { cache: 'no-store' } : {}) });
+      response = await fetchImpl(url, {
+        credentials: 'omit',
+        signal: controller.signal,
+        ...(bypassCache ? { cache: 'no-store' } : {}),
+      });
       if (response.ok) text = await response.text();
     } catch (cause) {
       throw new TextsLoadError(url, true, 'network error or timeout', { cause });
     }
     if (!response.ok) {
-      throw new TextsLoadError(url, response.status >= 500 || RETRYABLE_STATUS.has(response.status), `HTTP ${response.status}`);
+      throw new TextsLoadError(
+        url,
+        response.status >= 500 || RETRYABLE_STATUS.has(response.status),
+        `HTTP ${response.status}`,
+      );
     }
     let body: unknown;
     try {
@@ -63,7 +76,8 @@ async function fetchOnce(url: string, fetchImpl: typeof fetch, timeoutMs: number
     } catch (cause) {
       throw new TextsLoadError(url, false, 'not JSON', { cause });
     }
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new TextsLoadError(url, false, 'not a JSON object');
+    if (typeof body !== 'object' || body === null || Array.isArray(body))
+      throw new TextsLoadError(url, false, 'not a JSON object');
     return body as Record<string, unknown>;
   } finally {
     clearTimeout(timer);
@@ -77,7 +91,12 @@ export async function fetchTexts(url: string, options: FetchTextsOptions = {}): 
   const wait = options.sleep ?? sleep;
   for (let attempt = 0; ; attempt += 1) {
     try {
-      return await fetchOnce(url, fetchImpl, options.attemptTimeoutMs ?? TEXTS_ATTEMPT_TIMEOUT_MS, options.bypassCache ?? false);
+      return await fetchOnce(
+        url,
+        fetchImpl,
+        options.attemptTimeoutMs ?? TEXTS_ATTEMPT_TIMEOUT_MS,
+        options.bypassCache ?? false,
+      );
     } catch (error) {
       const delay = delays[attempt];
       if (!(error instanceof TextsLoadError) || !error.retryable || delay === undefined) throw error;

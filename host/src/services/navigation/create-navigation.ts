@@ -62,7 +62,11 @@ export function createNavigation(router: AppRouter): ShellNavigation {
     // flushSync: render the next screen in this task, not as a transition React may postpone. A
     // preloaded screen then shows in the next frame (the warm-path figure in docs/performance.md);
     // one still loading shows its loading state at once instead.
-    void router.navigate(to, { replace: options.replace ?? false, state: { depth: options.depth } satisfies EntryState, flushSync: true });
+    void router.navigate(to, {
+      replace: options.replace ?? false,
+      state: { depth: options.depth } satisfies EntryState,
+      flushSync: true,
+    });
   };
 
   return {

@@ -1,10 +1,4 @@
-import {
-  finishDurationMs,
-  isCaptured,
-  shouldComplete,
-  smoothVelocity,
-  startsInEdgeZone,
-} from './swipe-back-gesture';
+import { finishDurationMs, isCaptured, shouldComplete, smoothVelocity, startsInEdgeZone } from './swipe-back-gesture';
 
 describe('startsInEdgeZone', () => {
   it('accepts touches within 50 px of the left edge in LTR', () => {

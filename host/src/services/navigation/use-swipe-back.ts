@@ -12,7 +12,11 @@ export function isIosPlatform(nav: Pick<Navigator, 'userAgent' | 'maxTouchPoints
  * `swipeBackEnabled` in the runtime config overrides both. The page follows the finger; release
  * completes or cancels with Ionic's thresholds.
  */
-export function useSwipeBack(page: RefObject<HTMLElement | null>, navigation: ShellNavigation, configured: boolean | undefined) {
+export function useSwipeBack(
+  page: RefObject<HTMLElement | null>,
+  navigation: ShellNavigation,
+  configured: boolean | undefined,
+) {
   const enabled = configured ?? isIosPlatform();
 
   useEffect(() => {
@@ -55,7 +59,11 @@ export function useSwipeBack(page: RefObject<HTMLElement | null>, navigation: Sh
         page.current?.classList.add('sg-shell-page--swiping');
       }
       event.preventDefault();
-      velocity = smoothVelocity(velocity, rtl() ? last.x - touch.clientX : touch.clientX - last.x, event.timeStamp - last.t);
+      velocity = smoothVelocity(
+        velocity,
+        rtl() ? last.x - touch.clientX : touch.clientX - last.x,
+        event.timeStamp - last.t,
+      );
       last = { x: touch.clientX, t: event.timeStamp };
       deltaX = Math.max(0, dx);
       setOffset(deltaX, 0);

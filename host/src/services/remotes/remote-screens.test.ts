@@ -24,8 +24,13 @@ const screenModule = (namespace: string, contractVersion = CONTRACT_VERSION): Re
 function setup(options: { timeoutMs?: number; retryDelayMs?: number } = {}) {
   const registerRemotes = jest.fn<void, Parameters<FederationRuntime['registerRemotes']>>();
   const loadRemote = jest.fn<Promise<unknown>, [id: string]>(async (id) => screenModule(id.split('/')[0] ?? ''));
-  const runtime: FederationRuntime = { registerRemotes, loadRemote: <T,>(id: string) => loadRemote(id) as Promise<T | null> };
-  const loadTexts = jest.fn<Promise<unknown>, [namespace: string, entryUrl: string, options: { fresh: boolean }]>(async () => undefined);
+  const runtime: FederationRuntime = {
+    registerRemotes,
+    loadRemote: <T>(id: string) => loadRemote(id) as Promise<T | null>,
+  };
+  const loadTexts = jest.fn<Promise<unknown>, [namespace: string, entryUrl: string, options: { fresh: boolean }]>(
+    async () => undefined,
+  );
   const screens = createRemoteScreens({ runtime, entries, loadTexts, retryDelayMs: 0, ...options });
   return { screens, registerRemotes, loadRemote, loadTexts };
 }
@@ -38,8 +43,14 @@ const settle = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 describe('createRemoteScreens', () => {
   it('makes the federation runtime yield between the steps of a load, where it takes plugins', () => {
     const registerPlugins = jest.fn<void, [Array<{ name: string }>]>();
-    createRemoteScreens({ runtime: { registerRemotes: () => undefined, loadRemote: async () => null, registerPlugins }, entries, loadTexts: async () => undefined });
-    expect(registerPlugins).toHaveBeenCalledWith([expect.objectContaining({ name: 'special-gift:yield-between-load-steps' })]);
+    createRemoteScreens({
+      runtime: { registerRemotes: () => undefined, loadRemote: async () => null, registerPlugins },
+      entries,
+      loadTexts: async () => undefined,
+    });
+    expect(registerPlugins).toHaveBeenCalledWith([
+      expect.objectContaining({ name: 'special-gift:yield-between-load-steps' }),
+    ]);
   });
 
   it('registers every remote with its manifest as soon as it is created', () => {
@@ -131,7 +142,9 @@ describe('createRemoteScreens', () => {
     expect(error.cause).toBe(cause);
     expect(loadRemote).toHaveBeenCalledTimes(2);
     // The retry starts from a clean runtime entry under a new URL, so nothing of the failed load is reused.
-    expect(registerRemotes).toHaveBeenLastCalledWith([{ name: 'intro', entry: `${entries.intro}?attempt=1` }], { force: true });
+    expect(registerRemotes).toHaveBeenLastCalledWith([{ name: 'intro', entry: `${entries.intro}?attempt=1` }], {
+      force: true,
+    });
     expect(loadTexts.mock.calls).toEqual([
       ['intro', entries.intro, { fresh: false }],
       ['intro', entries.intro, { fresh: false }],
@@ -156,21 +169,25 @@ describe('createRemoteScreens', () => {
 
   it("a failing remote's retry never holds another remote's load", async () => {
     const { screens, loadRemote } = setup({ retryDelayMs: 60_000 });
-    loadRemote.mockImplementation(async (id) => (id === 'signup/Screen' ? Promise.reject(new Error('down')) : screenModule(id.split('/')[0] ?? '')));
+    loadRemote.mockImplementation(async (id) =>
+      id === 'signup/Screen' ? Promise.reject(new Error('down')) : screenModule(id.split('/')[0] ?? ''),
+    );
     const signup = screens.load('signup');
     signup.catch(() => undefined);
     await expect(screens.load('intro')).resolves.toMatchObject({ meta: { namespace: 'intro' } });
     await expect(screens.load('thankyou')).resolves.toMatchObject({ meta: { namespace: 'thankyou' } });
   });
 
-  it("retry() starts a fresh attempt at once while one is still in flight: new entry URL, fresh texts", async () => {
+  it('retry() starts a fresh attempt at once while one is still in flight: new entry URL, fresh texts', async () => {
     const { screens, loadRemote, loadTexts, registerRemotes } = setup();
     loadRemote.mockReturnValueOnce(new Promise(() => undefined)); // a server that never answers
     const stuck = screens.load('signup');
     await settle();
     const fresh = screens.retry('signup');
     expect(fresh).not.toBe(stuck);
-    expect(registerRemotes).toHaveBeenLastCalledWith([{ name: 'signup', entry: `${entries.signup}?attempt=1` }], { force: true });
+    expect(registerRemotes).toHaveBeenLastCalledWith([{ name: 'signup', entry: `${entries.signup}?attempt=1` }], {
+      force: true,
+    });
     await expect(fresh).resolves.toMatchObject({ meta: { namespace: 'signup' } });
     expect(loadTexts).toHaveBeenLastCalledWith('signup', entries.signup, { fresh: true });
     expect(screens.load('signup')).toBe(fresh); // later loads use the fresh attempt, not the stuck one
@@ -180,7 +197,10 @@ describe('createRemoteScreens', () => {
     ['another contract version', screenModule('intro', CONTRACT_VERSION + 1)],
     ['no default component', { meta: { contractVersion: CONTRACT_VERSION, namespace: 'intro' } }],
     ['no meta', { default: () => null }],
-    ['a namespace that is not a string', { default: () => null, meta: { contractVersion: CONTRACT_VERSION, namespace: 7 } }],
+    [
+      'a namespace that is not a string',
+      { default: () => null, meta: { contractVersion: CONTRACT_VERSION, namespace: 7 } },
+    ],
   ])("reports a module with %s as 'incompatible', without loading its namespace", async (_, module) => {
     const { screens, loadRemote, loadTexts } = setup();
     loadRemote.mockResolvedValueOnce(module);
@@ -199,7 +219,9 @@ describe('createRemoteScreens', () => {
 
     const module = await screens.load('signup');
     expect(registerRemotes).toHaveBeenCalledTimes(3);
-    expect(registerRemotes).toHaveBeenLastCalledWith([{ name: 'signup', entry: `${entries.signup}?attempt=2` }], { force: true });
+    expect(registerRemotes).toHaveBeenLastCalledWith([{ name: 'signup', entry: `${entries.signup}?attempt=2` }], {
+      force: true,
+    });
     expect(loadRemote).toHaveBeenCalledTimes(3);
     expect(fulfilledValue(screens.load('signup'))).toBe(module);
 
@@ -235,7 +257,9 @@ describe('createRemoteScreens', () => {
       await expect(loadFailure(attempt)).resolves.toMatchObject({ reason: 'timeout' });
 
       await expect(screens.load('thankyou')).resolves.toMatchObject({ meta: { namespace: 'thankyou' } });
-      expect(registerRemotes).toHaveBeenLastCalledWith([{ name: 'thankyou', entry: `${entries.thankyou}?attempt=1` }], { force: true });
+      expect(registerRemotes).toHaveBeenLastCalledWith([{ name: 'thankyou', entry: `${entries.thankyou}?attempt=1` }], {
+        force: true,
+      });
     });
 
     it('leaves no timer behind after a load that finished in time', async () => {
@@ -257,7 +281,9 @@ describe('createRemoteScreens', () => {
     it('never rejects: failures are logged and retried on the next load', async () => {
       const { screens, loadRemote } = setup();
       const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
-      loadRemote.mockImplementation(async (id) => (id === 'signup/Screen' ? Promise.reject(new Error('down')) : screenModule(id.split('/')[0] ?? '')));
+      loadRemote.mockImplementation(async (id) =>
+        id === 'signup/Screen' ? Promise.reject(new Error('down')) : screenModule(id.split('/')[0] ?? ''),
+      );
 
       await expect(screens.preloadAll()).resolves.toBeUndefined();
       expect(warn).toHaveBeenCalledTimes(1);

@@ -84,7 +84,9 @@ export function createRemoteScreens(options: RemoteScreensOptions): RemoteScreen
     const count = (resets.get(name) ?? 0) + 1;
     resets.set(name, count);
     const entry = options.entries[name];
-    options.runtime.registerRemotes([{ name, entry: `${entry}${entry.includes('?') ? '&' : '?'}attempt=${count}` }], { force: true });
+    options.runtime.registerRemotes([{ name, entry: `${entry}${entry.includes('?') ? '&' : '?'}attempt=${count}` }], {
+      force: true,
+    });
     stale.delete(name);
   }
 
@@ -106,7 +108,8 @@ export function createRemoteScreens(options: RemoteScreensOptions): RemoteScreen
     }
     try {
       await texts;
-      if (module.meta.namespace !== name) await options.loadTexts(module.meta.namespace, options.entries[name], { fresh });
+      if (module.meta.namespace !== name)
+        await options.loadTexts(module.meta.namespace, options.entries[name], { fresh });
     } catch (cause) {
       throw new RemoteLoadError(name, 'unavailable', { cause });
     }
@@ -114,7 +117,11 @@ export function createRemoteScreens(options: RemoteScreensOptions): RemoteScreen
   }
 
   /** One attempt: a try and, if it failed outright (not incompatible), one more after a short pause. */
-  async function fetchWithRetry(name: RemoteName, fresh: boolean, isCurrent: () => boolean): Promise<RemoteScreenModule> {
+  async function fetchWithRetry(
+    name: RemoteName,
+    fresh: boolean,
+    isCurrent: () => boolean,
+  ): Promise<RemoteScreenModule> {
     try {
       return await fetchScreen(name, fresh);
     } catch (error) {
@@ -130,7 +137,11 @@ export function createRemoteScreens(options: RemoteScreensOptions): RemoteScreen
     if (fresh || stale.has(name)) reset(name);
     const isCurrent = () => pending.get(name) === attempt;
     // Bookkeeping runs inside the chain, so whoever sees the rejection can already load again.
-    const attempt: Promise<RemoteScreenModule> = withTimeout(fetchWithRetry(name, fresh, isCurrent), timeoutMs, () => new RemoteLoadError(name, 'timeout')).then(
+    const attempt: Promise<RemoteScreenModule> = withTimeout(
+      fetchWithRetry(name, fresh, isCurrent),
+      timeoutMs,
+      () => new RemoteLoadError(name, 'timeout'),
+    ).then(
       (module) => {
         // React's `use()` returns a thenable marked fulfilled at once, without suspending: a
         // preloaded screen renders in the same frame as the navigation.

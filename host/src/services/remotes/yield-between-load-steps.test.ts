@@ -26,6 +26,7 @@ describe('yieldBetweenLoadSteps', () => {
   });
 
   it('resolves to undefined: the runtime goes on with its own arguments and the next plugins', async () => {
-    for (const [, hook] of steps) await expect((hook as (...args: unknown[]) => Promise<unknown>)({ id: 'intro/Screen' })).resolves.toBeUndefined();
+    for (const [, hook] of steps)
+      await expect((hook as (...args: unknown[]) => Promise<unknown>)({ id: 'intro/Screen' })).resolves.toBeUndefined();
   });
 });

@@ -43,7 +43,7 @@ async function storageError(promise: Promise<unknown>): Promise<StorageError> {
 beforeAll(() => {
   // fake-indexeddb clones values with structuredClone, which this jsdom lacks.
   if (typeof globalThis.structuredClone !== 'function') {
-    Object.assign(globalThis, { structuredClone: <T,>(value: T): T => deserialize(serialize(value)) as T });
+    Object.assign(globalThis, { structuredClone: <T>(value: T): T => deserialize(serialize(value)) as T });
   }
 });
 
@@ -59,7 +59,11 @@ afterEach(() => jest.restoreAllMocks());
 describe('createStorage with IndexedDB', () => {
   it('reads what the old Ionic app wrote (database _ionicstorage, store _ionickv)', async () => {
     const oldApp = await load();
-    const ionicStorage = oldApp.localforage.createInstance({ name: '_ionicstorage', storeName: '_ionickv', driver: oldApp.localforage.INDEXEDDB });
+    const ionicStorage = oldApp.localforage.createInstance({
+      name: '_ionicstorage',
+      storeName: '_ionickv',
+      driver: oldApp.localforage.INDEXEDDB,
+    });
     await ionicStorage.setItem('language', 'fr');
     await ionicStorage.setItem('profile', { firstName: 'Ada', cards: ['4111'] });
 
@@ -76,7 +80,11 @@ describe('createStorage with IndexedDB', () => {
     await storage.set('signUp.result', { firstName: 'Ada' });
 
     const oldApp = await load();
-    const ionicStorage = oldApp.localforage.createInstance({ name: '_ionicstorage', storeName: '_ionickv', driver: oldApp.localforage.INDEXEDDB });
+    const ionicStorage = oldApp.localforage.createInstance({
+      name: '_ionicstorage',
+      storeName: '_ionickv',
+      driver: oldApp.localforage.INDEXEDDB,
+    });
     await expect(ionicStorage.getItem('signUp.result')).resolves.toEqual({ firstName: 'Ada' });
   });
 
@@ -167,7 +175,10 @@ describe('createStorage without IndexedDB', () => {
     jest.spyOn(Storage.prototype, 'removeItem').mockImplementationOnce(() => {
       throw new DOMException('Gone', 'InvalidStateError');
     });
-    await expect(storageError(storage.remove('a'))).resolves.toMatchObject({ reason: 'unavailable', operation: 'remove' });
+    await expect(storageError(storage.remove('a'))).resolves.toMatchObject({
+      reason: 'unavailable',
+      operation: 'remove',
+    });
   });
 });
 

@@ -11,7 +11,8 @@ export function ShellProvider({ shell, children }: { shell: ShellApi; children: 
 /** The shell services. Throws outside a `ShellProvider`: a remote must be mounted by a shell. */
 export function useShell(): ShellApi {
   const shell = useContext(ShellContext);
-  if (!shell) throw new Error('useShell() needs a <ShellProvider>: mount the screen through the host or the dev shell.');
+  if (!shell)
+    throw new Error('useShell() needs a <ShellProvider>: mount the screen through the host or the dev shell.');
   return shell;
 }
 

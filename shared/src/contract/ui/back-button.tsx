@@ -15,7 +15,14 @@ export function BackButton({ defaultHref, label }: BackButtonProps) {
   return (
     <button type="button" className="sg-back-button" onClick={() => navigation.back(defaultHref)}>
       <svg className="sg-back-button__icon" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-        <path d="M15.5 4.5 8 12l7.5 7.5" fill="none" stroke="currentColor" strokeWidth="2.2" strokeLinecap="round" strokeLinejoin="round" />
+        <path
+          d="M15.5 4.5 8 12l7.5 7.5"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="2.2"
+          strokeLinecap="round"
+          strokeLinejoin="round"
+        />
       </svg>
       <span className="sg-back-button__text">{label}</span>
     </button>

@@ -16,7 +16,14 @@ export function CheckboxField({ id, label, error, announceError, className, ...i
   return (
     <div className={['sg-checkbox', error ? 'sg-field--invalid' : '', className ?? ''].filter(Boolean).join(' ')}>
       <div className="sg-checkbox__row">
-        <input {...inputProps} type="checkbox" id={inputId} className="sg-checkbox__input" aria-invalid={error ? true : undefined} aria-describedby={error ? errorId : undefined} />
+        <input
+          {...inputProps}
+          type="checkbox"
+          id={inputId}
+          className="sg-checkbox__input"
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? errorId : undefined}
+        />
         <label className="sg-checkbox__label" htmlFor={inputId}>
           {label}
         </label>

@@ -13,7 +13,16 @@ export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElemen
   announceError?: boolean | undefined;
 }
 
-export function TextField({ id, label, error, hint, labelAddon, announceError, className, ...inputProps }: TextFieldProps) {
+export function TextField({
+  id,
+  label,
+  error,
+  hint,
+  labelAddon,
+  announceError,
+  className,
+  ...inputProps
+}: TextFieldProps) {
   const generatedId = useId();
   const inputId = id ?? generatedId;
   const hintId = hint ? `${inputId}-hint` : undefined;
@@ -27,7 +36,13 @@ export function TextField({ id, label, error, hint, labelAddon, announceError, c
         </label>
         {labelAddon}
       </div>
-      <input {...inputProps} id={inputId} className="sg-field__input" aria-invalid={error ? true : undefined} aria-describedby={describedBy} />
+      <input
+        {...inputProps}
+        id={inputId}
+        className="sg-field__input"
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy}
+      />
       {hint ? (
         <p id={hintId} className="sg-field__hint">
           {hint}

@@ -17,7 +17,13 @@ function json(status: number, body: unknown): Response {
 function setup(options: Partial<HttpClientOptions> & { cookie?: string } = {}) {
   const jar = { cookie: options.cookie ?? '' };
   const fetchImpl = jest.fn<Promise<Response>, FetchArgs>(async () => json(200, { ok: true }));
-  const client = createHttpClient({ baseUrl: '/api/v1', origin: () => ORIGIN, cookies: () => jar.cookie, fetchImpl, ...options });
+  const client = createHttpClient({
+    baseUrl: '/api/v1',
+    origin: () => ORIGIN,
+    cookies: () => jar.cookie,
+    fetchImpl,
+    ...options,
+  });
   /** What the client passed to fetch on call `n`. */
   const sent = (n = 0) => {
     const call = fetchImpl.mock.calls[n];
@@ -98,10 +104,14 @@ describe('createHttpClient: requests', () => {
     fetchImpl.mockResolvedValueOnce(new Response(null, { status: 204 }));
     await expect(client.post('ping', {})).resolves.toBeUndefined();
 
-    fetchImpl.mockResolvedValueOnce(new Response('plain words', { status: 200, headers: { 'Content-Type': 'text/plain' } }));
+    fetchImpl.mockResolvedValueOnce(
+      new Response('plain words', { status: 200, headers: { 'Content-Type': 'text/plain' } }),
+    );
     await expect(client.get('text')).resolves.toBe('plain words');
 
-    fetchImpl.mockResolvedValueOnce(new Response('{not json', { status: 200, headers: { 'Content-Type': 'application/json' } }));
+    fetchImpl.mockResolvedValueOnce(
+      new Response('{not json', { status: 200, headers: { 'Content-Type': 'application/json' } }),
+    );
     await expect(client.get('broken')).resolves.toBe('{not json');
   });
 });
@@ -194,7 +204,10 @@ describe('createHttpClient: XSRF double-submit', () => {
   it('does not retry a 403 when a token was already sent, or when no cookie arrived', async () => {
     const withToken = setup({ cookie: 'XSRF-TOKEN=old' });
     withToken.fetchImpl.mockResolvedValue(json(403, { error: { code: 'forbidden', message: 'No' } }));
-    await expect(rejectionOf(withToken.client.post('sign-ups', {}))).resolves.toMatchObject({ kind: 'http', status: 403 });
+    await expect(rejectionOf(withToken.client.post('sign-ups', {}))).resolves.toMatchObject({
+      kind: 'http',
+      status: 403,
+    });
     expect(withToken.fetchImpl).toHaveBeenCalledTimes(1);
 
     const noCookie = setup();
@@ -207,7 +220,13 @@ describe('createHttpClient: XSRF double-submit', () => {
 describe('createHttpClient: failures', () => {
   it("turns an error status with the API's error body into HttpError 'http' with status and body", async () => {
     const { client, fetchImpl } = setup();
-    const body: ApiErrorBody = { error: { code: 'card_already_registered', message: 'Card already registered', fields: { cardCode: 'already_registered' } } };
+    const body: ApiErrorBody = {
+      error: {
+        code: 'card_already_registered',
+        message: 'Card already registered',
+        fields: { cardCode: 'already_registered' },
+      },
+    };
     fetchImpl.mockResolvedValueOnce(json(409, body));
 
     const error = await rejectionOf(client.post('sign-ups', {}));
@@ -220,7 +239,9 @@ describe('createHttpClient: failures', () => {
 
   it('describes an error status without an API body by method, path and status', async () => {
     const { client, fetchImpl } = setup();
-    fetchImpl.mockResolvedValueOnce(new Response('Bad gateway', { status: 502, headers: { 'Content-Type': 'text/html' } }));
+    fetchImpl.mockResolvedValueOnce(
+      new Response('Bad gateway', { status: 502, headers: { 'Content-Type': 'text/html' } }),
+    );
     const error = await rejectionOf(client.get('status'));
     expect(error).toMatchObject({ kind: 'http', status: 502, body: undefined, message: 'GET status answered 502' });
   });

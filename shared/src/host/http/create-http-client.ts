@@ -51,7 +51,12 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   const cookies = options.cookies ?? (() => document.cookie);
 
   /** One exchange, body included: the timeout and the caller's abort cover reading the answer too. */
-  async function send(method: string, path: string, body: unknown, request: HttpRequestOptions): Promise<{ response: Response; payload: unknown }> {
+  async function send(
+    method: string,
+    path: string,
+    body: unknown,
+    request: HttpRequestOptions,
+  ): Promise<{ response: Response; payload: unknown }> {
     const url = resolveUrl(options.baseUrl, path);
     const headers = new Headers({ Accept: 'application/json', ...request.headers });
     if (body !== undefined) headers.set('Content-Type', 'application/json');
@@ -62,10 +67,13 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
 
     const controller = new AbortController();
     let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, request.timeoutMs ?? options.timeoutMs ?? DEFAULT_HTTP_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => {
+        timedOut = true;
+        controller.abort();
+      },
+      request.timeoutMs ?? options.timeoutMs ?? DEFAULT_HTTP_TIMEOUT_MS,
+    );
     const onCallerAbort = () => controller.abort();
     request.signal?.addEventListener('abort', onCallerAbort, { once: true });
     if (request.signal?.aborted) controller.abort();
@@ -81,7 +89,8 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       return { response, payload: await readBody(response) };
     } catch (cause) {
       if (timedOut) throw new HttpError('timeout', `${method} ${url} timed out`, undefined, undefined, { cause });
-      if (request.signal?.aborted) throw new HttpError('aborted', `${method} ${url} was aborted`, undefined, undefined, { cause });
+      if (request.signal?.aborted)
+        throw new HttpError('aborted', `${method} ${url} was aborted`, undefined, undefined, { cause });
       throw new HttpError('network', `${method} ${url} failed: network error`, undefined, undefined, { cause });
     } finally {
       clearTimeout(timer);
@@ -89,8 +98,17 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     }
   }
 
-  async function request<T>(method: string, path: string, body?: unknown, requestOptions: HttpRequestOptions = {}): Promise<T> {
-    if (options.xsrfPrimePath && readCookie(cookies(), XSRF_COOKIE_NAME) === null && needsXsrfHeader(method, resolveUrl(options.baseUrl, path), origin())) {
+  async function request<T>(
+    method: string,
+    path: string,
+    body?: unknown,
+    requestOptions: HttpRequestOptions = {},
+  ): Promise<T> {
+    if (
+      options.xsrfPrimePath &&
+      readCookie(cookies(), XSRF_COOKIE_NAME) === null &&
+      needsXsrfHeader(method, resolveUrl(options.baseUrl, path), origin())
+    ) {
       await send('GET', options.xsrfPrimePath, undefined, requestOptions);
     }
     const sentToken = readCookie(cookies(), XSRF_COOKIE_NAME);
@@ -101,7 +119,12 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     }
     if (!response.ok) {
       const apiError = isApiErrorBody(payload) ? payload : undefined;
-      throw new HttpError('http', apiError?.error.message ?? `${method} ${path} answered ${response.status}`, response.status, apiError);
+      throw new HttpError(
+        'http',
+        apiError?.error.message ?? `${method} ${path} answered ${response.status}`,
+        response.status,
+        apiError,
+      );
     }
     return payload as T;
   }

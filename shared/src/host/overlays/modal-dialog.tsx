@@ -22,7 +22,14 @@ export function ModalDialog({ entry, labels, onBackdrop, toastRegion }: DialogPr
             aria-label={labels.close}
             onClick={() => entry.dismiss(undefined, 'cancel')}
           >
-            <svg className="sg-modal__close-icon" viewBox="0 0 24 24" width="24" height="24" aria-hidden="true" focusable="false">
+            <svg
+              className="sg-modal__close-icon"
+              viewBox="0 0 24 24"
+              width="24"
+              height="24"
+              aria-hidden="true"
+              focusable="false"
+            >
               <path d="M6 6l12 12M18 6L6 18" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
             </svg>
           </button>

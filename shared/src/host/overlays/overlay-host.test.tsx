@@ -53,7 +53,9 @@ const dialogNamed = (name: string) => screen.getByRole('dialog', { name }) as HT
 describe('OverlayHost: alert', () => {
   it('is an open alertdialog labelled by its header and described by its message', () => {
     const { controller } = setup();
-    void present(() => controller.alert({ header: 'Delete card?', subHeader: 'Gift card', message: 'This cannot be undone.' }));
+    void present(() =>
+      controller.alert({ header: 'Delete card?', subHeader: 'Gift card', message: 'This cannot be undone.' }),
+    );
 
     const dialog = screen.getByRole('alertdialog', { name: 'Delete card?' });
     expect(dialog.tagName).toBe('DIALOG');
@@ -78,7 +80,9 @@ describe('OverlayHost: alert', () => {
     const { controller } = setup();
     let allow = false;
     const handler = jest.fn(async () => allow);
-    const result = present(() => controller.alert({ header: 'Continue?', buttons: [{ text: 'Go', role: 'go', data: 7, handler }] }));
+    const result = present(() =>
+      controller.alert({ header: 'Continue?', buttons: [{ text: 'Go', role: 'go', data: 7, handler }] }),
+    );
 
     await userEvent.click(screen.getByRole('button', { name: 'Go' }));
     expect(handler).toHaveBeenCalledTimes(1);
@@ -94,7 +98,10 @@ describe('OverlayHost: alert', () => {
     const { controller } = setup();
     const onCancel = jest.fn();
     const result = present(() =>
-      controller.alert({ header: 'Leave?', buttons: [{ text: 'Stay', role: 'cancel', handler: onCancel }, { text: 'Leave' }] }),
+      controller.alert({
+        header: 'Leave?',
+        buttons: [{ text: 'Stay', role: 'cancel', handler: onCancel }, { text: 'Leave' }],
+      }),
     );
     await userEvent.click(screen.getByRole('button', { name: 'Stay' }));
     await expect(result).resolves.toEqual({ role: 'cancel', data: undefined });
@@ -107,7 +114,12 @@ describe('OverlayHost: alert', () => {
   ])('dismisses with role backdrop on %s and runs the cancel handler exactly once', async (_, act) => {
     const { controller, opener } = setup();
     const onCancel = jest.fn();
-    const result = present(() => controller.alert({ header: 'Leave?', buttons: [{ text: 'Stay', role: 'cancel', handler: onCancel }, { text: 'Leave' }] }));
+    const result = present(() =>
+      controller.alert({
+        header: 'Leave?',
+        buttons: [{ text: 'Stay', role: 'cancel', handler: onCancel }, { text: 'Leave' }],
+      }),
+    );
 
     act(screen.getByRole('alertdialog'));
     await expect(result).resolves.toEqual({ role: 'backdrop', data: undefined });
@@ -151,8 +163,16 @@ describe('OverlayHost: action sheet', () => {
     const sheet = screen.getByRole('dialog', { name: 'Card options' });
     const groups = sheet.querySelectorAll('.sg-action-sheet__group');
     expect(groups).toHaveLength(2);
-    expect(within(groups[1] as HTMLElement).getAllByRole('button').map((b) => b.textContent)).toEqual(['Cancel']);
-    expect(within(groups[0] as HTMLElement).getAllByRole('button').map((b) => b.textContent)).toEqual(['Delete', 'Share']);
+    expect(
+      within(groups[1] as HTMLElement)
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual(['Cancel']);
+    expect(
+      within(groups[0] as HTMLElement)
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual(['Delete', 'Share']);
     expect(screen.getByRole('button', { name: 'Delete' })).toHaveFocus();
     expect(screen.getByRole('button', { name: 'Delete' })).toHaveClass('sg-action-sheet__button--destructive');
 
@@ -186,16 +206,16 @@ describe('OverlayHost: modal', () => {
 
   it('closes with role cancel from its close button', async () => {
     const { controller } = setup();
-    const result = present(() => controller.modal({ title: 'Info', render: () => <p>Text</p>, backdropDismiss: false }));
+    const result = present(() =>
+      controller.modal({ title: 'Info', render: () => <p>Text</p>, backdropDismiss: false }),
+    );
     await userEvent.click(screen.getByRole('button', { name: 'Close' }));
     await expect(result).resolves.toEqual({ role: 'cancel', data: undefined });
   });
 
   it('focuses the dialog itself when nothing inside is focusable, and a data-autofocus element first', () => {
     const { controller } = setup();
-    void present(() =>
-      controller.popover({ title: 'Plain', render: () => <p>Only text</p> }),
-    );
+    void present(() => controller.popover({ title: 'Plain', render: () => <p>Only text</p> }));
     expect(screen.getByRole('dialog', { name: 'Plain' })).toHaveFocus();
     void present(() =>
       controller.modal({ title: 'Form', render: () => <input aria-label="Name" data-autofocus="" /> }),
@@ -311,7 +331,9 @@ describe('OverlayHost: toast', () => {
   it('resolves with a toast button role and data', async () => {
     const { controller } = setup();
     const user = userEvent.setup({ advanceTimers: (ms) => jest.advanceTimersByTime(ms) });
-    const result = present(() => controller.toast({ message: 'Deleted', duration: 0, buttons: [{ text: 'Undo', role: 'undo', data: 1 }] }));
+    const result = present(() =>
+      controller.toast({ message: 'Deleted', duration: 0, buttons: [{ text: 'Undo', role: 'undo', data: 1 }] }),
+    );
     await user.click(screen.getByRole('button', { name: 'Undo' }));
     await expect(result).resolves.toEqual({ role: 'undo', data: 1 });
   });
@@ -319,7 +341,9 @@ describe('OverlayHost: toast', () => {
   it('rides inside the topmost dialog, above it in the top layer, without taking focus there', async () => {
     const { controller } = setup();
     const user = userEvent.setup({ advanceTimers: (ms) => jest.advanceTimersByTime(ms) });
-    const toast = present(() => controller.toast({ message: 'Saved', duration: 0, buttons: [{ text: 'Undo', role: 'undo' }] }));
+    const toast = present(() =>
+      controller.toast({ message: 'Saved', duration: 0, buttons: [{ text: 'Undo', role: 'undo' }] }),
+    );
     void present(() => controller.modal({ title: 'Lower', render: () => null }));
     void present(() => controller.alert({ header: 'Upper', buttons: [] }));
 

@@ -6,11 +6,19 @@ const anchorAt = (top: number, left: number) => ({ top, bottom: top + 40, left, 
 
 describe('placePopover', () => {
   it('sits below the anchor, start edges aligned', () => {
-    expect(placePopover(anchorAt(100, 50), size, viewport, false)).toEqual({ side: 'below', blockStart: 148, inlineStart: 50 });
+    expect(placePopover(anchorAt(100, 50), size, viewport, false)).toEqual({
+      side: 'below',
+      blockStart: 148,
+      inlineStart: 50,
+    });
   });
 
   it('flips above when there is no room below', () => {
-    expect(placePopover(anchorAt(700, 50), size, viewport, false)).toEqual({ side: 'above', blockStart: 592, inlineStart: 50 });
+    expect(placePopover(anchorAt(700, 50), size, viewport, false)).toEqual({
+      side: 'above',
+      blockStart: 592,
+      inlineStart: 50,
+    });
   });
 
   it('measures from the right edge in RTL and stays inside the viewport', () => {
