@@ -10,8 +10,12 @@ interface Service {
   readonly ports?: readonly string[];
   readonly environment?: Record<string, string>;
 }
+// `${NAME:-default}` as compose interpolates it with NAME unset.
+const withDefaults = (text: string) => text.replace(/\$\{[A-Z_][A-Z0-9_]*:-([^}]*)\}/g, '$1');
 const compose = (file: string) =>
-  parse(readFileSync(path.resolve(__dirname, '..', '..', file), 'utf8')) as { services: Record<string, Service> };
+  parse(withDefaults(readFileSync(path.resolve(__dirname, '..', '..', file), 'utf8'))) as {
+    services: Record<string, Service>;
+  };
 
 describe('docker-compose.yml, the api service', () => {
   const { services } = compose('docker-compose.yml');
