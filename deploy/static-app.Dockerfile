@@ -34,7 +34,8 @@ ARG APP_KIND
 ENV APP_KIND=${APP_KIND} \
     PORT=8080 \
     STATIC_ROOT=/usr/share/nginx/html
-RUN rm -f /etc/nginx/conf.d/default.conf /usr/share/nginx/html/*
+# /srv/builds: a remote's folder of the build store is mounted there (docs/releases.md).
+RUN rm -f /etc/nginx/conf.d/default.conf /usr/share/nginx/html/* && mkdir -p /srv/builds
 COPY deploy/nginx/snippets /etc/nginx/snippets
 COPY deploy/nginx/${APP_KIND}.conf.template /etc/nginx/templates/default.conf.template
 # Executable: the image's entrypoint ignores (with a log line) any .envsh that is not.

@@ -1,4 +1,4 @@
-import { createPageComposer, createScreenFiles, pageVariables, remoteBase } from './compose-page';
+import { createPageComposer, createScreenFiles, pageBucket, pageVariables, remoteBase } from './compose-page';
 import { FRAGMENT_CACHE_SECONDS, FRAGMENT_TIMEOUT_MS, toPageTemplate } from './composition';
 
 const INDEX =
@@ -58,7 +58,7 @@ describe('createPageComposer', () => {
     const { compose, fetch } = composer(async () => new Response(FRAGMENT, { status: 200 }));
     const page = await compose({ path: '/sign-up', acceptLanguage: 'fr' });
     expect(fetch).toHaveBeenCalledWith('http://cdn.test/signup/prerender/v1/fr.html', expect.anything());
-    expect(page).toContain('<html lang="fr" dir="ltr">');
+    expect(page).toContain('<html lang="fr" dir="ltr" data-sg-builds="">');
     expect(page).toContain(
       '<div id="root"><div class="sg-shell-page sg-shell-page--root"><link rel="stylesheet" href="/_screen-files/signup/screen.css"><div data-sg-screen="signup">Bonjour</div></div></div>',
     );
@@ -112,9 +112,91 @@ describe('createPageComposer', () => {
 
   it('fetches nothing for a path that is not a screen', async () => {
     const { compose, fetch } = composer(async () => new Response(FRAGMENT));
-    expect(await compose({ path: '/elsewhere', acceptLanguage: 'ar' })).toContain('<html lang="ar" dir="rtl">');
+    expect(await compose({ path: '/elsewhere', acceptLanguage: 'ar' })).toContain(
+      '<html lang="ar" dir="rtl" data-sg-builds="">',
+    );
     expect(await compose({ path: '/elsewhere', acceptLanguage: 'ar' })).toContain('<body><div id="root"></div>');
     expect(fetch).not.toHaveBeenCalled();
+  });
+});
+
+describe('createPageComposer with releases (the API at api.test)', () => {
+  const SIGNUP_BUILD = '0123456789ab';
+  function releasedComposer(snapshot: () => Promise<Response>, clock = { now: 0 }) {
+    const fetch = jest.fn(async (url: string | URL | Request, init?: RequestInit) =>
+      String(url).startsWith('http://api.test/')
+        ? snapshot()
+        : new Response(FRAGMENT.replace('Bonjour', `from ${String(url)} ${JSON.stringify(init?.headers ?? {})}`)),
+    );
+    return {
+      fetch,
+      compose: createPageComposer({
+        template: async () => TEMPLATE,
+        remotes: REMOTES,
+        defaultLanguage: 'en',
+        apiOrigin: 'http://api.test',
+        fetch: fetch as unknown as typeof globalThis.fetch,
+        now: () => clock.now,
+      }),
+    };
+  }
+  const answer = (builds: string, cacheControl = 'public, max-age=1') =>
+    new Response('{}', { headers: { 'Sg-Builds': builds, 'Cache-Control': cacheControl } });
+
+  it("composes the route's screen from the build in the snapshot and carries the snapshot on <html>", async () => {
+    const { compose, fetch } = releasedComposer(async () => answer(`intro=aaaaaaaaaaaa,signup=${SIGNUP_BUILD}`));
+    const page = await compose({ path: '/sign-up', acceptLanguage: 'fr', bucket: 7 });
+    expect(fetch).toHaveBeenCalledWith('http://api.test/v1/releases/snapshot?bucket=7', expect.anything());
+    expect(page).toContain(`data-sg-builds="intro=aaaaaaaaaaaa,signup=${SIGNUP_BUILD}"`);
+    expect(page).toContain(`from http://cdn.test/signup/builds/${SIGNUP_BUILD}/prerender/v1/fr.html`);
+    expect(page).toContain(`href="/_screen-files/signup/builds/${SIGNUP_BUILD}/screen.css"`);
+  });
+
+  it("uses each remote's own build when the snapshot names none of them", async () => {
+    const { compose } = releasedComposer(async () => answer('intro=aaaaaaaaaaaa'));
+    const page = await compose({ path: '/sign-up', bucket: 1 });
+    expect(page).toContain('from http://cdn.test/signup/prerender/v1/en.html');
+    expect(page).toContain('href="/_screen-files/signup/screen.css"');
+  });
+
+  it(`keeps a snapshot ${FRAGMENT_CACHE_SECONDS} s per bucket, and the last one while the API fails`, async () => {
+    const clock = { now: 0 };
+    let reply: () => Promise<Response> = async () => answer(`signup=${SIGNUP_BUILD}`);
+    const { compose, fetch } = releasedComposer(() => reply(), clock);
+    await compose({ path: '/', bucket: 3 });
+    await compose({ path: '/', bucket: 3 });
+    await compose({ path: '/', bucket: 4 });
+    const snapshotCalls = () => fetch.mock.calls.filter(([url]) => String(url).startsWith('http://api.test/')).length;
+    expect(snapshotCalls()).toBe(2);
+    clock.now += FRAGMENT_CACHE_SECONDS * 1000 + 1;
+    reply = async () => new Response('down', { status: 503 });
+    expect(await compose({ path: '/', bucket: 3 })).toContain(`data-sg-builds="signup=${SIGNUP_BUILD}"`);
+    expect(await compose({ path: '/', bucket: 5 })).toContain('data-sg-builds=""');
+  });
+
+  it("sends only the preview cookie on, and never keeps a preview's answer", async () => {
+    const { compose, fetch } = releasedComposer(async () => answer(`signup=${SIGNUP_BUILD}`, 'private, no-store'));
+    await compose({ path: '/', bucket: 2, cookieHeader: 'sg_lang=fr; sg_preview=signup.x.1.sig; other=1' });
+    await compose({ path: '/', bucket: 2, cookieHeader: 'sg_preview=signup.x.1.sig' });
+    const calls = fetch.mock.calls.filter(([url]) => String(url).startsWith('http://api.test/'));
+    expect(calls).toHaveLength(2);
+    expect(calls[0]?.[1]?.headers).toEqual({ cookie: 'sg_preview=signup.x.1.sig' });
+  });
+});
+
+describe('pageBucket', () => {
+  it("keeps the browser's bucket", () => {
+    expect(pageBucket('a=1; sg_bucket=42')).toEqual({ bucket: 42 });
+    expect(pageBucket('sg_bucket=0')).toEqual({ bucket: 0 });
+  });
+
+  it('gives a new browser, or one with a malformed bucket, a bucket from 0 to 99 in a cookie', () => {
+    for (const header of [undefined, 'sg_bucket=100', 'sg_bucket=07', 'sg_bucket=x']) {
+      const { bucket, setCookie } = pageBucket(header);
+      expect(bucket).toBeGreaterThanOrEqual(0);
+      expect(bucket).toBeLessThan(100);
+      expect(setCookie).toBe(`sg_bucket=${bucket}; Path=/; Max-Age=31536000; SameSite=Lax; HttpOnly`);
+    }
   });
 });
 

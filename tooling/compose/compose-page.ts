@@ -1,11 +1,21 @@
+import { randomInt } from 'node:crypto';
 import { isLanguage, type Language } from '@special-gift/shared';
-import { acceptedLanguages, chooseLanguage, LANGUAGE_COOKIE, textDirection } from '@special-gift/shared/composition';
+import {
+  acceptedLanguages,
+  chooseLanguage,
+  LANGUAGE_COOKIE,
+  parsePageBuilds,
+  textDirection,
+} from '@special-gift/shared/composition';
 import { REMOTES, type RemoteName } from '../remotes';
 import {
+  bucketCookie,
+  buildDir,
   FRAGMENT_CACHE_SECONDS,
   FRAGMENT_TIMEOUT_MS,
   fragmentFile,
   PAGE_VARIABLES,
+  RELEASE_SNAPSHOT,
   SCREEN_FILES_PREFIX,
   SCREEN_INCLUDE_PREFIX,
 } from './composition';
@@ -16,6 +26,8 @@ export interface PageRequest {
   readonly path: string;
   readonly cookieHeader?: string;
   readonly acceptLanguage?: string;
+  /** The browser's canary bucket ({@link pageBucket}); none: outside every canary. */
+  readonly bucket?: number;
 }
 
 function cookieValue(header: string | undefined, name: string): string | undefined {
@@ -24,6 +36,14 @@ function cookieValue(header: string | undefined, name: string): string | undefin
     if (key === name) return value.join('=');
   }
   return undefined;
+}
+
+/** The browser's canary bucket from its cookie, or a new one and the cookie that gives it (nginx: split_clients). */
+export function pageBucket(cookieHeader: string | undefined): { bucket: number; setCookie?: string } {
+  const value = cookieValue(cookieHeader, RELEASE_SNAPSHOT.bucketCookie);
+  if (value !== undefined && /^([0-9]|[1-9][0-9])$/.test(value)) return { bucket: Number(value) };
+  const bucket = randomInt(RELEASE_SNAPSHOT.buckets);
+  return { bucket, setCookie: bucketCookie(bucket) };
 }
 
 /** The composition's variables for one request: the route's remote and the page's language. */
@@ -49,8 +69,36 @@ export interface PageComposerOptions {
   /** Each remote's remoteEntry.js URL (the runtime config's `remotes`). */
   readonly remotes: Readonly<Record<RemoteName, string>>;
   readonly defaultLanguage: Language;
+  /** The API's origin, which answers the release snapshot; none: every remote's own build. */
+  readonly apiOrigin?: string;
   readonly fetch?: typeof fetch;
   readonly now?: () => number;
+}
+
+/**
+ * The page's release snapshot as nginx's /_sg_snapshot gets it (snippets/release-snapshot.conf):
+ * the API's `Sg-Builds` within the bound, kept FRAGMENT_CACHE_SECONDS per bucket, the last one
+ * used while the API fails, none before any. A preview is the team's own: asked each time, never kept.
+ */
+function createSnapshots(apiOrigin: string, fetchImpl: typeof fetch, now: () => number) {
+  const kept = new Map<number, { builds: string; expires: number }>();
+  return async function snapshot(bucket: number, preview: string | undefined): Promise<string> {
+    const last = preview ? undefined : kept.get(bucket);
+    if (last && last.expires > now()) return last.builds;
+    const answer = await fetchWithinBound(
+      fetchImpl,
+      `${apiOrigin}${RELEASE_SNAPSHOT.path}?bucket=${bucket}`,
+      async (response) => ({
+        builds: response.headers.get(RELEASE_SNAPSHOT.header) ?? '',
+        shared: !/private|no-store/.test(response.headers.get('cache-control') ?? ''),
+      }),
+      preview ? { cookie: `${RELEASE_SNAPSHOT.previewCookie}=${preview}` } : {},
+    );
+    if (!answer) return last?.builds ?? '';
+    if (answer.shared && !preview)
+      kept.set(bucket, { builds: answer.builds, expires: now() + FRAGMENT_CACHE_SECONDS * 1000 });
+    return answer.builds;
+  };
 }
 
 /**
@@ -72,8 +120,15 @@ export function createPageComposer(options: PageComposerOptions) {
     return body;
   }
 
+  const snapshot = options.apiOrigin ? createSnapshots(options.apiOrigin, fetchImpl, now) : async () => '';
+
   return async function composePage(request: PageRequest): Promise<string> {
-    const variables = pageVariables(request, options.defaultLanguage);
+    const builds = await snapshot(
+      request.bucket ?? RELEASE_SNAPSHOT.buckets - 1,
+      cookieValue(request.cookieHeader, RELEASE_SNAPSHOT.previewCookie),
+    );
+    const variables = { ...pageVariables(request, options.defaultLanguage), [PAGE_VARIABLES.builds]: builds };
+    const releasedBuilds = parsePageBuilds(builds);
     return renderSsi(await options.template(), {
       variables,
       async include(uri) {
@@ -81,10 +136,14 @@ export function createPageComposer(options: PageComposerOptions) {
         const remote = match?.[1] as RemoteName | undefined;
         const language = match?.[3];
         if (!match || !remote || !(remote in options.remotes) || !isLanguage(language)) return undefined;
-        const base = remoteBase(options.remotes[remote]);
+        // From the build in the snapshot (its folder), else the remote's root: the same build as the code.
+        const base = `${remoteBase(options.remotes[remote])}${buildDir(releasedBuilds[remote] ?? '')}`;
         const fragment = await fetchFragment(`${base}/${fragmentFile(Number(match[2]), language)}`);
         if (fragment === undefined) return undefined;
-        const fragmentVariables = { ...variables, [PAGE_VARIABLES.screenFiles]: `${SCREEN_FILES_PREFIX}${remote}` };
+        const fragmentVariables = {
+          ...variables,
+          [PAGE_VARIABLES.screenFiles]: `${SCREEN_FILES_PREFIX}${remote}${buildDir(releasedBuilds[remote] ?? '')}`,
+        };
         return renderSsi(fragment, { variables: fragmentVariables, include: async () => undefined });
       },
     });
@@ -128,9 +187,10 @@ async function fetchWithinBound<T>(
   fetchImpl: typeof fetch,
   url: string,
   read: (response: Response) => Promise<T>,
+  headers: Record<string, string> = {},
 ): Promise<T | undefined> {
   try {
-    const response = await fetchImpl(url, { signal: AbortSignal.timeout(FRAGMENT_TIMEOUT_MS) });
+    const response = await fetchImpl(url, { signal: AbortSignal.timeout(FRAGMENT_TIMEOUT_MS), headers });
     if (response.status !== 200) return undefined;
     return await read(response);
   } catch {

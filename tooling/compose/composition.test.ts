@@ -6,7 +6,9 @@ describe('toPageTemplate', () => {
 
   it("puts the page's language and the route's fragment, under the host's contract major, in the built page", () => {
     const template = toPageTemplate(INDEX, 3, '/page-loader.def.js');
-    expect(template).toContain('<html lang="<!--# echo var="sg_lang" -->" dir="<!--# echo var="sg_dir" -->">');
+    expect(template).toContain(
+      '<html lang="<!--# echo var="sg_lang" -->" dir="<!--# echo var="sg_dir" -->" data-sg-builds="<!--# echo var="sg_builds" -->">',
+    );
     expect(template).toContain(
       '<div id="root"><!--# block name="empty" --><!--# endblock --><!--# if expr="$sg_screen" --><div class="sg-shell-page sg-shell-page--root"><!--# include virtual="/_screen/$sg_screen/v3/$sg_lang.html" stub="empty" --></div><!--# endif --></div>',
     );

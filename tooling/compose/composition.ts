@@ -6,7 +6,7 @@
  * screen's attributes, the page frame's class) is `@special-gift/shared/composition`.
  */
 import type { Language } from '@special-gift/shared';
-import { SHELL_PAGE_CLASS } from '@special-gift/shared/composition';
+import { PAGE_BUILDS_ATTRIBUTE, SHELL_PAGE_CLASS } from '@special-gift/shared/composition';
 
 /**
  * How long the composer waits for a fragment before it sends the page without it (the client then
@@ -46,7 +46,33 @@ export const PAGE_VARIABLES = {
   direction: 'sg_dir',
   /** Inside a fragment: the host's path to the remote's files (SCREEN_FILES_PREFIX + name), for its stylesheet. */
   screenFiles: 'sg_screen_files',
+  /** The page's release snapshot, the API's `Sg-Builds` answer (`intro=<id>,signup=<id>`), empty without one. */
+  builds: 'sg_builds',
 } as const;
+
+/**
+ * The release snapshot (docs/releases.md): the composer asks the API which build of each remote a
+ * page gets, once per page, and keeps the answer as long as a fragment. A fresh browser is given a
+ * canary bucket (0-99) in a cookie, so a canary at N % reaches the buckets below N, on every load.
+ */
+export const RELEASE_SNAPSHOT = {
+  /** On the API's upstream; the bucket goes in the query. */
+  path: '/v1/releases/snapshot',
+  /** The answer's header that lists the builds. */
+  header: 'sg-builds',
+  bucketCookie: 'sg_bucket',
+  bucketCookieMaxAgeSeconds: 365 * 24 * 60 * 60,
+  /** Sent on by the composer: the API applies a valid, signed preview of the team's own browser. */
+  previewCookie: 'sg_preview',
+  buckets: 100,
+} as const;
+
+/** The Set-Cookie that gives a browser its canary bucket (HttpOnly: no script needs it). */
+export const bucketCookie = (bucket: number | string) =>
+  `${RELEASE_SNAPSHOT.bucketCookie}=${bucket}; Path=/; Max-Age=${RELEASE_SNAPSHOT.bucketCookieMaxAgeSeconds}; SameSite=Lax; HttpOnly`;
+
+/** A released build's folder under a remote's base: its fragment, files and entry are inside. */
+export const buildDir = (build: string) => (build ? `/builds/${build}` : '');
 
 const ssi = (directive: string) => `<!--# ${directive} -->`;
 
@@ -55,13 +81,13 @@ export const SCREEN_FILES_ECHO = ssi(`echo var="${PAGE_VARIABLES.screenFiles}"`)
 
 /**
  * The host's page template from its built index.html: `<html lang dir>` from the chosen language,
- * and in the root the route's fragment inside the same page frame the shell renders (so nothing
+ * the release snapshot on `<html>`, and in the root the route's fragment inside the same page frame the shell renders (so nothing
  * moves when the shell takes over). A failed include prints nothing: the client renders the screen.
  * The app's script is started by `pageLoader` (the host's page-loader.ts), which lets a prerendered
  * screen paint first; the page preloads the app meanwhile.
  */
 export function toPageTemplate(indexHtml: string, contractMajor: number, pageLoader: string): string {
-  const { screen, language, direction } = PAGE_VARIABLES;
+  const { screen, language, direction, builds } = PAGE_VARIABLES;
   const htmlTag = /<html lang="?en"? dir="?ltr"?>/; // quoted or not: the build minifies it
   const rootTag = /<div id="?root"?><\/div>/;
   const appScript = /<script defer(?:="defer")? src="?([^"\s>]+)"?><\/script>/;
@@ -79,7 +105,10 @@ export function toPageTemplate(indexHtml: string, contractMajor: number, pageLoa
       (_, app: string) =>
         `<link rel="preload" href="${app}" as="script"><script defer src="${pageLoader}" data-app="${app}"></script>`,
     )
-    .replace(htmlTag, `<html lang="${ssi(`echo var="${language}"`)}" dir="${ssi(`echo var="${direction}"`)}">`)
+    .replace(
+      htmlTag,
+      `<html lang="${ssi(`echo var="${language}"`)}" dir="${ssi(`echo var="${direction}"`)}" ${PAGE_BUILDS_ATTRIBUTE}="${ssi(`echo var="${builds}"`)}">`,
+    )
     .replace(
       rootTag,
       `<div id="root">${ssi('block name="empty"')}${ssi('endblock')}${ssi(`if expr="$${screen}"`)}<div class="${SHELL_PAGE_CLASS}">${include}</div>${ssi('endif')}</div>`,

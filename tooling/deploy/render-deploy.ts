@@ -7,6 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { buildVariable } from '../compose/render-nginx';
 import { readRemoteList, type RemoteEntry } from '../generate/read-remote-list';
 
 const ROOT = join(__dirname, '..', '..');
@@ -19,6 +20,9 @@ export const DEPLOY_FILES = {
   'deploy/static-app.Dockerfile': ['workspace manifests'],
   'deploy/api.Dockerfile': ['workspace manifests', 'workspace manifests (runtime)'],
 } as const;
+
+/** The nginx variable of the entry the page preloads for a remote. */
+const entryVariable = (remote: RemoteEntry) => `${buildVariable(remote.name)}_entry`;
 
 /** The environment variable of a remote's setting: REMOTE_<NAME>_<what>. */
 const variable = (remote: RemoteEntry, what: string) => `REMOTE_${remote.name.toUpperCase()}_${what}`;
@@ -38,11 +42,18 @@ export function regionLines(region: string, remotes: readonly RemoteEntry[]): st
     case 'preload hints':
       // The remote that renders the requested page ($sg_screen, snippets/composition.conf), as a
       // preload hint sent with the page: the browser fetches its remoteEntry.js alongside main.js.
+      // The entry of the build in the page's snapshot, else the remote's own.
       return [
         'map $sg_screen $first_screen_preload {',
         '    default "";',
-        ...remotes.map((remote) => `    ${remote.name} "<\${${variable(remote, 'URL')}}>; rel=preload; as=script";`),
+        ...remotes.map((remote) => `    ${remote.name} "<$${entryVariable(remote)}>; rel=preload; as=script";`),
         '}',
+        ...remotes.flatMap((remote) => [
+          `map $${buildVariable(remote.name)} $${entryVariable(remote)} {`,
+          `    "" "\${${variable(remote, 'URL')}}";`,
+          `    default "\${${variable(remote, 'PUBLIC_BASE')}}/builds/$${buildVariable(remote.name)}/remoteEntry.js";`,
+          '}',
+        ]),
       ];
     case 'remote locations':
       // A variable in proxy_pass (the captured path) makes nginx resolve the remote's name per
@@ -51,8 +62,11 @@ export function regionLines(region: string, remotes: readonly RemoteEntry[]): st
         `# ${remote.name}'s prerendered screen, fetched when a page is composed (never by browsers).`,
         `location ^~ /_screen/${remote.name}/ {`,
         `    location ~ ^/_screen/${remote.name}/(?<sg_path>.*)$ {`,
-        `        set $sg_screen_files /_screen-files/${remote.name};`,
-        `        proxy_pass \${${variable(remote, 'FRAGMENT_BASE')}}/prerender/$sg_path;`,
+        // From the build in the page's snapshot (its folder, else the remote's root), keyed by it.
+        `        set $sg_screen_files /_screen-files/${remote.name}$${buildVariable(remote.name)}_dir;`,
+        `        set $sg_fragment \${${variable(remote, 'FRAGMENT_BASE')}}$${buildVariable(remote.name)}_dir/prerender/$sg_path;`,
+        '        proxy_pass $sg_fragment;',
+        '        proxy_cache_key $sg_fragment;',
         '        include snippets/fragment-proxy.conf;',
         '    }',
         '}',
@@ -85,7 +99,10 @@ export function regionLines(region: string, remotes: readonly RemoteEntry[]): st
           `    args: { APP_DIR: ${remote.dir}, APP_KIND: remote }`,
           `  image: special-gift/${remote.dir}`,
           `  ports: ["127.0.0.1:\${${portVariable(remote)}:-${remote.localPort}}:8080"]`,
-          '  environment: *remote-env',
+          '  environment:',
+          '    <<: *remote-env',
+          `    BUILD_STORE: /srv/builds/${remote.name}`,
+          '  volumes: ["builds:/srv/builds:ro"]',
           '',
         ])
         .slice(0, -1);

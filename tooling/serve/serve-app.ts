@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { REMOTES } from '../remotes';
 import { exitWithParent } from '../process/exit-with-parent';
-import { LOCAL_PORTS, REPO_ROOT } from './local-topology';
+import { BUILD_STORE, LOCAL_PORTS, REPO_ROOT } from './local-topology';
 import { localRuntimeConfig } from './runtime-config';
 import { startStaticServer } from './static-server';
 
@@ -23,7 +23,12 @@ if (app !== 'host' && !remote) {
 const port = remote ? remote.localPort : LOCAL_PORTS.host;
 void startStaticServer(
   remote
-    ? { root: join(REPO_ROOT, remote.dir, 'dist'), port, corsOrigin: `http://localhost:${LOCAL_PORTS.host}` }
+    ? {
+        root: join(REPO_ROOT, remote.dir, 'dist'),
+        port,
+        corsOrigin: `http://localhost:${LOCAL_PORTS.host}`,
+        builds: join(BUILD_STORE, remote.name),
+      }
     : {
         root: join(REPO_ROOT, 'host', 'dist'),
         port,

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { FALLBACK_LANGUAGE, isLanguage, type Language } from '@special-gift/shared';
 import express, { type RequestHandler, type Response } from 'express';
 import { createProxyMiddleware } from 'http-proxy-middleware';
-import { createPageComposer, createScreenFiles } from '../compose/compose-page';
+import { createPageComposer, createScreenFiles, pageBucket } from '../compose/compose-page';
 import { PAGE_TEMPLATE_FILE, SCREEN_FILES_PREFIX } from '../compose/composition';
 import type { RemoteName } from '../remotes';
 
@@ -20,6 +20,8 @@ export interface StaticServerOptions {
   spa?: boolean;
   /** Remotes only: the origin allowed to fetch the container cross-origin. */
   corsOrigin?: string;
+  /** Remotes only: the remote's folder of the build store, served under /builds/ (docs/releases.md). */
+  builds?: string;
   /** Host only: proxy `/api/*` to the API, stripping `/api`, so the API is same-origin. */
   apiTarget?: string;
   /** Host only: the runtime config served as `/config.json` (see runtime-config.ts). */
@@ -164,6 +166,23 @@ export async function startStaticServer(options: StaticServerOptions): Promise<S
       res.type('application/json').send(body);
     });
   }
+  if (options.builds) {
+    // A published build never changes: every file of one is cached for a year (nginx: remote.conf.template).
+    app.use(
+      '/builds',
+      express.static(options.builds, {
+        index: false,
+        cacheControl: false,
+        setHeaders: (res) => {
+          res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+          if (options.corsOrigin) {
+            res.setHeader('Access-Control-Allow-Origin', options.corsOrigin);
+            res.setHeader('Vary', 'Origin');
+          }
+        },
+      }),
+    );
+  }
   app.use(
     express.static(options.root, {
       index: false,
@@ -186,14 +205,18 @@ export async function startStaticServer(options: StaticServerOptions): Promise<S
     const composePage = createPageComposer({
       template: () => readFile(join(options.root, PAGE_TEMPLATE_FILE), 'utf8'),
       ...composition(options),
+      apiOrigin: options.apiTarget,
     });
     // Only page navigations get the app's page; a missing file stays a 404.
     app.get(/^(?!.*\.[a-z0-9]+$).*/i, (req, res, next) => {
+      const { bucket, setCookie } = pageBucket(req.headers.cookie);
       composePage({
         path: req.path,
         cookieHeader: req.headers.cookie,
         acceptLanguage: req.headers['accept-language'],
+        bucket,
       }).then((page) => {
+        if (setCookie) res.setHeader('Set-Cookie', setCookie);
         res.setHeader('Cache-Control', 'no-cache');
         // The page's language follows these request headers (nginx sends the same).
         res.setHeader('Vary', 'Accept-Language, Cookie');

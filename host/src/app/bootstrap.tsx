@@ -1,7 +1,8 @@
 import '@special-gift/shared/styles.css';
 import { StrictMode } from 'react';
-import { readRuntimeConfig } from '../config/runtime-config';
+import { readRuntimeConfig, withPageBuilds } from '../config/runtime-config';
 import { adoptFirstScreen } from '../features/first-screen';
+import { followReleasesOnMissingCode } from '../features/remotes/follow-releases';
 import type { FederationRuntime } from '../services/remotes/remote-screens';
 import { App } from './app';
 import { createAppRouter } from './create-app-router';
@@ -20,7 +21,8 @@ export async function boot(
   configResponse: Promise<Response>,
   runtime: FederationRuntime,
 ): Promise<void> {
-  const config = await readRuntimeConfig(configResponse);
+  const config = withPageBuilds(await readRuntimeConfig(configResponse));
+  followReleasesOnMissingCode(config.apiBase);
   const firstRemote = remoteForPath(window.location.pathname);
   const { storage, i18n, remoteScreens } = await startServices(config, runtime, firstRemote);
   const router = createAppRouter();

@@ -1,4 +1,5 @@
 import { isLanguage, type Language, type ShellConfig } from '@special-gift/shared';
+import { buildEntryUrl, PAGE_BUILDS_ATTRIBUTE, parsePageBuilds } from '@special-gift/shared/composition';
 import { REMOTES } from './remotes.generated';
 
 /** The remotes the host routes to, from tooling/remotes.json (`npm run generate`). */
@@ -103,6 +104,22 @@ export async function readRuntimeConfig(request: Promise<Response>, url = '/conf
     throw new ConfigError([`${url} is not valid JSON`]);
   }
   return parseRuntimeConfig(body);
+}
+
+/**
+ * The config with this page's release snapshot applied (`<html data-sg-builds>`, docs/releases.md):
+ * each released remote's entry is its published build's, the others stay as config.json names them.
+ * Read once at start-up: the tab loads everything of a remote, later chunks and texts included,
+ * from the build its page was composed with.
+ */
+export function withPageBuilds(
+  config: RuntimeConfig,
+  attribute = document.documentElement.getAttribute(PAGE_BUILDS_ATTRIBUTE),
+): RuntimeConfig {
+  const builds = parsePageBuilds(attribute);
+  const remotes = { ...config.remotes };
+  for (const name of REMOTE_NAMES) remotes[name] = buildEntryUrl(remotes[name], builds[name], window.location.href);
+  return { ...config, remotes };
 }
 
 /**

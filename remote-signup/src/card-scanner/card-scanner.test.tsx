@@ -112,7 +112,10 @@ describe('CardScanner without its decoder', () => {
   });
   afterEach(() => jest.restoreAllMocks());
 
-  it('reports a decoder that cannot load (so the user is told to type the code) and releases the camera', async () => {
+  it.each([
+    ['a decoder whose code is missing', Object.assign(new Error('Loading chunk 3 failed.'), { name: 'ChunkLoadError' }), { kind: 'not_loaded' }],
+    ['a decoder that fails otherwise', new Error('no 2D canvas'), { kind: 'camera_problem', problem: 'failed' }],
+  ])('reports %s (so the user is told to type the code) and releases the camera', async (_case, error, outcome) => {
     const camera = createFakeCamera();
     const onDone = jest.fn<void, [CardScanOutcome]>();
     const { unmount } = renderWithShell(
@@ -120,11 +123,11 @@ describe('CardScanner without its decoder', () => {
         onDone={onDone}
         onCancel={jest.fn()}
         environment={camera.environment}
-        createDetector={() => Promise.reject(new Error('ChunkLoadError'))}
+        createDetector={() => Promise.reject(error)}
       />,
       { shell: createTestShell(), resources },
     );
-    await waitFor(() => expect(onDone).toHaveBeenCalledWith({ kind: 'camera_problem', problem: 'failed' }));
+    await waitFor(() => expect(onDone).toHaveBeenCalledWith(outcome));
     unmount();
     expect(camera.liveTracks()).toBe(0);
   });

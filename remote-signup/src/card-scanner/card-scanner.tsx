@@ -1,14 +1,16 @@
 import { Button, useShellConfig, useTranslation } from '@special-gift/shared';
 import { parseScannedCardCode, type ScannedCardCodeProblem } from '@special-gift/shared/validation';
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { isMissingCodeError } from '@special-gift/shared/code-loading';
 import { createQrDetector as createBrowserQrDetector, type QrDetector } from './qr-detector';
 import { browserCameraEnvironment, useCamera, type CameraEnvironment, type CameraProblem } from './use-camera';
 import './card-scanner.css';
 
-/** How the scanner closed: a card code read, or a camera that cannot be used. Cancel has no outcome. */
+/** How the scanner closed: a card code read, a camera that cannot be used, or its decoder's code missing. Cancel has no outcome. */
 export type CardScanOutcome =
   | { readonly kind: 'scanned'; readonly code: string }
-  | { readonly kind: 'camera_problem'; readonly problem: CameraProblem };
+  | { readonly kind: 'camera_problem'; readonly problem: CameraProblem }
+  | { readonly kind: 'not_loaded' };
 
 export interface CardScannerProps {
   readonly onDone: (outcome: CardScanOutcome) => void;
@@ -76,9 +78,12 @@ export function CardScanner({
     let stopped = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let lastText: string | undefined;
-    const decoderFailed = () => {
-      // The decoder's chunk did not load (offline, a redeploy): the user types the code instead.
-      if (!stopped) latest.current.onDone({ kind: 'camera_problem', problem: 'failed' });
+    const decoderFailed = (error: unknown) => {
+      // The decoder's chunk did not load (offline, a release): said as such; the user types the code instead.
+      if (stopped) return;
+      latest.current.onDone(
+        isMissingCodeError(error) ? { kind: 'not_loaded' } : { kind: 'camera_problem', problem: 'failed' },
+      );
     };
     createDetector().then((detector) => {
       const tick = async () => {

@@ -1,4 +1,5 @@
 import { Button, useOverlays, useTranslation, type OverlayRole } from '@special-gift/shared';
+import { isMissingCodeError, reportMissingCode } from '@special-gift/shared/code-loading';
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import type { CardScanOutcome } from './card-scanner';
 import type { CameraProblem } from './use-camera';
@@ -13,6 +14,8 @@ export interface ScanCardButtonProps {
 }
 
 const DONE: OverlayRole = 'done';
+/** The scanner's code did not load: said as such, never blamed on the camera. */
+type ScanProblem = CameraProblem | 'not_loaded';
 const VIBRATION_MS = 60;
 
 /** The scanner's code: its own chunk, fetched when the button is pressed. */
@@ -63,7 +66,7 @@ export function ScanCardButton({ cardFieldId, nextFieldId, onScanned }: ScanCard
   const overlays = useOverlays();
   const offered = useCameraOffered();
   const [opening, setOpening] = useState(false);
-  const [cameraProblem, setCameraProblem] = useState<CameraProblem | undefined>(undefined);
+  const [cameraProblem, setCameraProblem] = useState<ScanProblem | undefined>(undefined);
   const dismissScanner = useRef<((data?: unknown, role?: OverlayRole) => void) | undefined>(undefined);
   const mounted = useRef(true);
 
@@ -76,9 +79,14 @@ export function ScanCardButton({ cardFieldId, nextFieldId, onScanned }: ScanCard
     };
   }, []);
 
-  const fail = (problem: CameraProblem) => {
+  const fail = (problem: ScanProblem) => {
     setCameraProblem(problem);
     focusSoon(cardFieldId);
+  };
+  // The host moves the tab to the live build if a release replaced this one (docs/releases.md).
+  const notLoaded = () => {
+    fail('not_loaded');
+    reportMissingCode('signup');
   };
 
   const open = async () => {
@@ -87,8 +95,11 @@ export function ScanCardButton({ cardFieldId, nextFieldId, onScanned }: ScanCard
     let scanner: Awaited<ReturnType<typeof loadScanner>>;
     try {
       scanner = await loadScanner();
-    } catch {
-      if (mounted.current) fail('failed');
+    } catch (error) {
+      if (mounted.current) {
+        if (isMissingCodeError(error)) notLoaded();
+        else fail('failed');
+      }
       return;
     } finally {
       if (mounted.current) setOpening(false);
@@ -111,6 +122,10 @@ export function ScanCardButton({ cardFieldId, nextFieldId, onScanned }: ScanCard
       fail(outcome.problem);
       return;
     }
+    if (outcome.kind === 'not_loaded') {
+      notLoaded();
+      return;
+    }
     onScanned(outcome.code);
     navigator.vibrate?.(VIBRATION_MS);
     focusSoon(nextFieldId);
@@ -130,7 +145,7 @@ export function ScanCardButton({ cardFieldId, nextFieldId, onScanned }: ScanCard
       </Button>
       {cameraProblem ? (
         <p id={`${cardFieldId}-scan-problem`} className="signup__scan-problem" role="alert">
-          {t(`scanner.camera.${cameraProblem}`)}
+          {t(cameraProblem === 'not_loaded' ? 'scanner.notLoaded' : `scanner.camera.${cameraProblem}`)}
         </p>
       ) : null}
     </div>

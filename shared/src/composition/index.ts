@@ -28,3 +28,5 @@ export const SCREEN_ID_PREFIX = 'sg-screen-';
  */
 export const shellPageClass = (direction: NavigationDirection) => `sg-shell-page sg-shell-page--${direction}`;
 export const SHELL_PAGE_CLASS = shellPageClass('root');
+
+export { BUILD_ID_PATTERN, buildEntryUrl, PAGE_BUILDS_ATTRIBUTE, parsePageBuilds } from './page-builds';

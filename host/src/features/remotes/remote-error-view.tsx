@@ -1,6 +1,8 @@
-import { Button, Page, StatusView, useNavigation } from '@special-gift/shared';
+import { Button, Page, StatusView, useNavigation, useShellConfig } from '@special-gift/shared';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { RemoteLoadError } from '../../services/remotes/remote-load-error';
+import { moveToLiveBuild } from './follow-releases';
 
 /** The friendly screen shown instead of a remote that could not load or crashed. */
 export function RemoteErrorView({ error, onRetry }: { error: unknown; onRetry: () => void }) {
@@ -10,6 +12,13 @@ export function RemoteErrorView({ error, onRetry }: { error: unknown; onRetry: (
   const title = loadFailure ? t('remoteError.title') : t('renderError.title');
   const message = loadFailure ? t(`remoteError.${loadFailure}`) : t('renderError.message');
   const atHome = navigation.location().pathname === '/';
+  const { apiBase } = useShellConfig();
+  // A build that is gone (past its retention) fails like an outage: if a release moved the remote
+  // on, the page loads again on the live build instead.
+  const unavailable = error instanceof RemoteLoadError && error.reason !== 'incompatible' ? error.remote : null;
+  useEffect(() => {
+    if (unavailable) moveToLiveBuild(unavailable, apiBase).catch(() => undefined);
+  }, [unavailable, apiBase]);
   // A remote that loaded but is incompatible has its container initialised in this page, and the
   // federation runtime cannot swap it: only a reload picks up the fixed deployment. Any other
   // failure retries in place.
