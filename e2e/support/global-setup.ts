@@ -4,7 +4,7 @@ import { REMOTES } from '../../tooling/remotes';
 import { REPO_ROOT } from '../../tooling/serve/local-topology';
 import { startApp, stopApp } from './servers';
 import { distOf, prepareNginx } from './nginx';
-import { API_DATA_DIR, APPS, STATE_DIR } from './topology';
+import { API_DATA_DIR, APPS, BUILD_STORE_DIR, STATE_DIR } from './topology';
 
 /**
  * Serves the production builds as they run in production: host and three remotes, each in its own
@@ -20,6 +20,7 @@ export default async function globalSetup(): Promise<void> {
     throw new Error('The monolith baseline is missing: run "npm run build:baseline" before the e2e suite');
   for (const app of APPS) await stopApp(app);
   rmSync(API_DATA_DIR, { recursive: true, force: true });
+  rmSync(BUILD_STORE_DIR, { recursive: true, force: true });
   mkdirSync(STATE_DIR, { recursive: true });
   for (const app of APPS) if (app !== 'api') prepareNginx(app);
   for (const app of APPS) await startApp(app);

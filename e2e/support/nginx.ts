@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { REPO_ROOT } from '../../tooling/serve/local-topology';
 import { hostEnvironment, runEntrypoint } from '../../tooling/serve/runtime-config';
 import { REMOTES, type RemoteName } from '../../tooling/remotes';
-import { API_URL, E2E_PORTS, HOST_URL, STATE_DIR, type AppName } from './topology';
+import { API_URL, BUILD_STORE_DIR, E2E_PORTS, HOST_URL, STATE_DIR, type AppName } from './topology';
 
 /**
  * Serves the static apps with Debian's nginx and exactly the files that go into the images:
@@ -31,7 +31,8 @@ const prefixOf = (app: StaticApp) => join(STATE_DIR, 'nginx', app);
 /** The environment a container of this app gets in docker-compose, with the e2e ports. */
 export function containerEnv(app: StaticApp): Record<string, string> {
   const common = { PORT: String(E2E_PORTS[app]), STATIC_ROOT: wwwRoot(app) };
-  if (isRemote(app)) return { ...common, APP_KIND: 'remote', HOST_ORIGIN: HOST_URL };
+  if (isRemote(app))
+    return { ...common, APP_KIND: 'remote', HOST_ORIGIN: HOST_URL, BUILD_STORE: join(BUILD_STORE_DIR, app) };
   // The monolith's entries are same-origin and notional: it imports its screens and finds each
   // screen's texts beside its entry, where its build copies them.
   const remoteEntry = (name: RemoteName) =>

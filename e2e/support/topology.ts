@@ -24,6 +24,10 @@ export const MONOLITH_URL = `http://localhost:${E2E_PORTS.monolith}`;
 export const API_URL = `http://127.0.0.1:${E2E_PORTS.api}`;
 export const STATE_DIR = join(REPO_ROOT, '.e2e');
 export const API_DATA_DIR = join(STATE_DIR, 'api-data');
+/** The suite's build store (docs/releases.md): each remote's nginx serves `<store>/<remote>` under /builds/. */
+export const BUILD_STORE_DIR = join(STATE_DIR, 'builds');
+/** The operator token the suite's API is started with (releases, the field report). */
+export const E2E_OPERATOR_TOKEN = 'e2e-operator-token-0123456789abcdefghijklmnop';
 
 export type AppName = 'host' | RemoteName | 'api' | 'monolith';
 export const APPS: readonly AppName[] = ['api', ...REMOTES.map((remote) => remote.name), 'host', 'monolith'];

@@ -75,7 +75,7 @@ test.describe('prerendered first screen, composed per request', () => {
     for (const route of ROUTES) {
       for (const { lang, acceptLanguage, dir } of LANGUAGES) {
         const html = await pageHtml(page, route.path, { 'Accept-Language': acceptLanguage });
-        expect(html, `${route.path} ${lang}`).toContain(`<html lang="${lang}" dir="${dir}">`);
+        expect(html, `${route.path} ${lang}`).toContain(`<html lang="${lang}" dir="${dir}" data-sg-builds="">`);
         expect(h1Of(html), `${route.path} ${lang}`).toBe(route.expected(lang).title);
         expect(html).toContain(route.expected(lang).text);
         expect(html).toContain(`data-sg-screen="${route.remote}" data-sg-lang="${lang}"`);
@@ -93,7 +93,7 @@ test.describe('prerendered first screen, composed per request', () => {
     expect(h1Of(await pageHtml(page, '/sign-up', { 'Accept-Language': 'fr;q=0, ar;q=0.5' }))).toBe('التسجيل');
     // Not a screen: the plain page, in the language, with no fragment.
     const notFound = await pageHtml(page, '/no-such-page', { 'Accept-Language': 'ar' });
-    expect(notFound).toContain('<html lang="ar" dir="rtl">');
+    expect(notFound).toContain('<html lang="ar" dir="rtl" data-sg-builds="">');
     expect(notFound).not.toContain('data-sg-screen');
   });
 
@@ -277,7 +277,7 @@ test.describe('a fragment that cannot be had gives the client-rendered page, wit
   const clientRendered = async (page: Page) => {
     const html = await pageHtml(page, '/sign-up');
     expect(html).not.toContain('data-sg-screen');
-    expect(html).toContain('<html lang="en" dir="ltr">');
+    expect(html).toContain('<html lang="en" dir="ltr" data-sg-builds="">');
     await page.goto('/sign-up');
     await expect(pageTitle(page)).toHaveText('Sign up');
     await expect(page.getByLabel('First name')).toBeEditable();
