@@ -2,7 +2,7 @@ import '@special-gift/shared/styles.css';
 import { StrictMode } from 'react';
 import { readRuntimeConfig, withPageBuilds } from '../config/runtime-config';
 import { adoptFirstScreen } from '../features/first-screen';
-import { followReleasesOnMissingCode } from '../features/remotes/follow-releases';
+import { followReleasesOnMissingCode } from '../features/remotes/live-build';
 import type { FederationRuntime } from '../services/remotes/remote-screens';
 import { App } from './app';
 import { createAppRouter } from './create-app-router';

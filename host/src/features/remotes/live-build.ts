@@ -1,3 +1,4 @@
+import { MISSING_CODE_EVENT, type MissingCodeDetail } from '@special-gift/shared/code-loading';
 import { PAGE_BUILDS_ATTRIBUTE, parsePageBuilds } from '@special-gift/shared/composition';
 
 const LAST_RELOAD_KEY = 'sg-live-build-reload';
@@ -18,13 +19,18 @@ function lastReload(): number {
 }
 
 /**
- * Reloads the page when `remote`'s build in this page's snapshot is no longer its live build: the
- * tab outlived the build's retention, or a rollback replaced it. The new page is composed with
+ * A remote whose code could not be loaded from the build this page was composed with (a lazy
+ * chunk, or its whole load): the page loads again when that build is no longer the remote's live
+ * one (the tab outlived its retention, or a rollback replaced it). The new page is composed with
  * the live build, its fragment and code agreeing, and never mixes two builds of one remote, which
  * swapping the code inside this page would. Resolves false when there is nothing to move to:
  * the remote runs its own build, the snapshot cannot be read, or the live build is this one.
  */
-export async function reloadOntoLiveBuild(remote: string, apiBase: string): Promise<boolean> {
+export async function reloadOntoLiveBuild(
+  remote: string,
+  apiBase: string,
+  reload = () => window.location.reload(),
+): Promise<boolean> {
   const pageBuild = parsePageBuilds(document.documentElement.getAttribute(PAGE_BUILDS_ATTRIBUTE))[remote];
   if (pageBuild === undefined || Date.now() - lastReload() < MIN_RELOAD_INTERVAL_MS) return false;
   const response = await fetch(`${apiBase}/releases/snapshot`, { cache: 'no-store' });
@@ -35,6 +41,13 @@ export async function reloadOntoLiveBuild(remote: string, apiBase: string): Prom
     // not kept: the next check asks the API again
   }
   await new Promise((resolve) => setTimeout(resolve, SAVE_GRACE_MS));
-  window.location.reload();
+  reload();
   return true;
+}
+
+/** Listens for the remotes' reports of missing code (`@special-gift/shared/code-loading`). */
+export function followReleasesOnMissingCode(apiBase: string): void {
+  window.addEventListener(MISSING_CODE_EVENT, (event) => {
+    reloadOntoLiveBuild((event as CustomEvent<MissingCodeDetail>).detail.remote, apiBase).catch(() => undefined);
+  });
 }

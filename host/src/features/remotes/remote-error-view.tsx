@@ -2,7 +2,7 @@ import { Button, Page, StatusView, useNavigation, useShellConfig } from '@specia
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { RemoteLoadError } from '../../services/remotes/remote-load-error';
-import { moveToLiveBuild } from './follow-releases';
+import { reloadOntoLiveBuild } from './live-build';
 
 /** The friendly screen shown instead of a remote that could not load or crashed. */
 export function RemoteErrorView({ error, onRetry }: { error: unknown; onRetry: () => void }) {
@@ -17,7 +17,7 @@ export function RemoteErrorView({ error, onRetry }: { error: unknown; onRetry: (
   // on, the page loads again on the live build instead.
   const unavailable = error instanceof RemoteLoadError && error.reason !== 'incompatible' ? error.remote : null;
   useEffect(() => {
-    if (unavailable) moveToLiveBuild(unavailable, apiBase).catch(() => undefined);
+    if (unavailable) reloadOntoLiveBuild(unavailable, apiBase).catch(() => undefined);
   }, [unavailable, apiBase]);
   // A remote that loaded but is incompatible has its container initialised in this page, and the
   // federation runtime cannot swap it: only a reload picks up the fixed deployment. Any other
