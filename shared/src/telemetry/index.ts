@@ -274,3 +274,6 @@ function validateEvent(
 export function isFailureEvent(event: TelemetryEvent): boolean {
   return event.type !== 'vital';
 }
+
+export * from './report';
+export * from './verdict';
