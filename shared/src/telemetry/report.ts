@@ -46,7 +46,7 @@ export interface RemoteReport {
 
 export interface TelemetryReport {
   readonly window: ReportWindow;
-  /** ISO 8601: the window, [from, to). */
+  /** ISO 8601: the window, from its first bucket's start to the time of the report (both included). */
   readonly from: string;
   readonly to: string;
   readonly bucketSeconds: number;
