@@ -228,14 +228,17 @@ export class TelemetryStore {
     return true;
   }
 
-  /** Writes everything buffered so far; one write at a time, so a caller may await the one under way. */
-  async flush(): Promise<void> {
-    while (this.#flushing) await this.#flushing;
-    if (this.bufferedRows === 0) return;
-    this.#flushing = this.#writeAll().finally(() => {
+  /**
+   * Writes everything buffered, until the buffer is empty. One writer at a time: a call while one is
+   * under way joins it, and the writer's loop picks up what arrived during its last INSERT, so under
+   * load the rows of many requests share one transaction (one commit, one fsync) instead of each
+   * request's rows queueing a small commit of their own.
+   */
+  flush(): Promise<void> {
+    this.#flushing ??= this.#writeAll().finally(() => {
       this.#flushing = null;
     });
-    await this.#flushing;
+    return this.#flushing;
   }
 
   async #writeAll(): Promise<void> {
