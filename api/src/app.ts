@@ -11,6 +11,9 @@ import { trustedProxies } from './http/trusted-proxies';
 import { xsrfProtection } from './http/xsrf';
 import { healthRoutes } from './routes/health';
 import { signUpRoutes } from './routes/sign-ups';
+import { telemetryRoutes } from './routes/telemetry';
+import { TelemetryStore } from './telemetry/telemetry-store';
+import { ROUTE_OWNERS } from './telemetry/vocabulary';
 
 export interface AppOptions {
   readonly db: Database;
@@ -27,6 +30,12 @@ export interface AppOptions {
   readonly lifecycle?: Lifecycle;
   /** Where log lines go: JSON lines on stdout by default; `false` for none (tests). */
   readonly log?: Logger | false;
+  /** Where accepted telemetry is buffered; main.ts owns it to write the rest on shutdown. */
+  readonly telemetryStore?: TelemetryStore;
+  /** Per-client telemetry batches a minute; 0: no limit (benchmarks). */
+  readonly telemetryBatchesPerMinute?: number;
+  /** The token that reads the telemetry report (config `OPERATOR_TOKEN`); none: the report refuses everyone. */
+  readonly operatorToken?: string;
 }
 
 /** The API as an express app, not listening: `main.ts` serves it, tests listen on a free port. */
@@ -39,8 +48,12 @@ export function createApp({
   idempotencyKeyTtlHours = 24,
   lifecycle = new Lifecycle(),
   log = jsonLineLogger,
+  telemetryStore,
+  telemetryBatchesPerMinute = 60,
+  operatorToken,
 }: AppOptions): Express {
   const logger = log === false ? silentLogger : log;
+  const store = telemetryStore ?? new TelemetryStore(db, ROUTE_OWNERS, { log: logger });
   const app = express();
   app.disable('x-powered-by');
   // The client address for rate limiting: X-Forwarded-For is believed only from a proxy the
@@ -53,6 +66,8 @@ export function createApp({
   app.use(securityHeaders);
   // Before every route: a mutating request from another site, or without the token, never reaches a handler.
   app.use(originCheck({ allowedOrigins }));
+  // Before the XSRF check: a beacon cannot send its header (see telemetryRoutes).
+  app.use(telemetryRoutes(db, { store, batchesPerMinute: telemetryBatchesPerMinute, operatorToken }));
   app.use(xsrfProtection({ cookieSecure }));
   app.use(healthRoutes(db, lifecycle));
   app.use(signUpRoutes(db, { idempotencyKeyTtlHours, signUpsPerMinute }));

@@ -1,8 +1,10 @@
 import path from 'node:path';
 import { buildSync } from 'esbuild';
+import { REPORT_PAGE_OUTDIR } from './telemetry/report-page-paths';
+import { buildReportPage } from './telemetry/build-report-page';
 
 /** Resolved at run time from node_modules: native or WASM parts, or large and plain CommonJS. */
-const EXTERNAL = ['@electric-sql/pglite', 'pg', 'express', 'express-rate-limit'];
+const EXTERNAL = ['@electric-sql/pglite', 'pg', 'express', 'express-rate-limit', 'esbuild'];
 
 export const BUNDLE_PATH = path.resolve(__dirname, '..', 'dist', 'main.js');
 
@@ -23,6 +25,8 @@ export function buildBundle(outfile = BUNDLE_PATH): string {
     external: EXTERNAL,
     logLevel: 'warning',
   });
+  // The telemetry report page's script and styles, where the bundle's report-assets.ts looks for them.
+  buildReportPage(path.join(path.dirname(outfile), REPORT_PAGE_OUTDIR));
   return outfile;
 }
 

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { DEFAULT_DATA_DIR, readConfig } from './config';
+import { DEFAULT_DATA_DIR, readConfig, readOperatorToken } from './config';
 
 describe('readConfig', () => {
   it('has local defaults: port 3004 on all interfaces, PGlite in the repo .data/api with fsync on, no Secure cookie', () => {
@@ -14,6 +14,9 @@ describe('readConfig', () => {
       idempotencyKeyTtlHours: 24,
       shutdownDelayMs: 0,
       shutdownGraceMs: 10_000,
+      telemetryBatchesPerMinute: 60,
+      telemetryRetentionDays: 30,
+      operatorToken: undefined,
     });
     expect(path.relative(path.resolve(__dirname, '..', '..'), DEFAULT_DATA_DIR)).toBe(path.join('.data', 'api'));
   });
@@ -33,6 +36,9 @@ describe('readConfig', () => {
         SHUTDOWN_GRACE_MS: '5000',
         DATA_DIR_LOCK_WAIT_MS: '30000',
         TRUSTED_PROXIES: 'host, 10.0.0.0/8, 192.0.2.7, fd00::/8, Proxy.internal',
+        TELEMETRY_BATCHES_PER_MINUTE: '0',
+        TELEMETRY_RETENTION_DAYS: '7',
+        OPERATOR_TOKEN: 'o'.repeat(32),
       }),
     ).toEqual({
       port: 8080,
@@ -45,6 +51,9 @@ describe('readConfig', () => {
       idempotencyKeyTtlHours: 48,
       shutdownDelayMs: 2000,
       shutdownGraceMs: 5000,
+      telemetryBatchesPerMinute: 0,
+      telemetryRetentionDays: 7,
+      operatorToken: 'o'.repeat(32),
     });
   });
 
@@ -95,5 +104,12 @@ describe('readConfig', () => {
     const env =
       name === 'DATABASE_POOL_SIZE' ? { DATABASE_URL: 'postgres://db/gift', [name]: value } : { [name]: value };
     expect(() => readConfig(env)).toThrow(name);
+  });
+
+  it('OPERATOR_TOKEN: unset is none; shorter than 32 characters or with spaces fails at start-up', () => {
+    expect(readOperatorToken({})).toBeUndefined();
+    expect(readOperatorToken({ OPERATOR_TOKEN: '' })).toBeUndefined();
+    expect(() => readOperatorToken({ OPERATOR_TOKEN: 'x'.repeat(31) })).toThrow(/at least 32/);
+    expect(() => readOperatorToken({ OPERATOR_TOKEN: `${'x'.repeat(32)} y` })).toThrow(/OPERATOR_TOKEN/);
   });
 });

@@ -29,6 +29,12 @@ export interface ApiConfig {
   readonly shutdownDelayMs: number;
   /** After that, the most time in-flight requests and open connections get before they are cut. */
   readonly shutdownGraceMs: number;
+  /** Telemetry batches one client may send per minute; 0 turns the limit off. */
+  readonly telemetryBatchesPerMinute: number;
+  /** Stored telemetry older than this many days is purged. */
+  readonly telemetryRetentionDays: number;
+  /** The secret that reads operator endpoints (the telemetry report); undefined: they refuse everyone. */
+  readonly operatorToken: string | undefined;
 }
 
 /** The repository root's `.data/api` (this file is api/src/config.ts, or api/dist/main.js once built). */
@@ -95,6 +101,21 @@ function parseOrigins(value: string | undefined): string[] {
   });
 }
 
+/** At least 32 characters, so guessing it is out of reach; unset or empty: no operator access at all. */
+export const OPERATOR_TOKEN_MIN_LENGTH = 32;
+
+/** `OPERATOR_TOKEN`: printable ASCII without spaces (it travels in an `Authorization: Bearer` header). */
+export function readOperatorToken(env: Readonly<Record<string, string | undefined>>): string | undefined {
+  const token = env.OPERATOR_TOKEN;
+  if (token === undefined || token === '') return undefined;
+  if (token.length < OPERATOR_TOKEN_MIN_LENGTH || !/^[\x21-\x7e]+$/.test(token)) {
+    throw new Error(
+      `OPERATOR_TOKEN must be at least ${OPERATOR_TOKEN_MIN_LENGTH} printable characters without spaces (e.g. openssl rand -base64 32)`,
+    );
+  }
+  return token;
+}
+
 /** Reads the API's settings from the environment; a bad value fails at start-up, not on first use. */
 export function readConfig(env: Readonly<Record<string, string | undefined>>): ApiConfig {
   const allowedOrigins = parseOrigins(env.PUBLIC_ORIGIN);
@@ -110,5 +131,14 @@ export function readConfig(env: Readonly<Record<string, string | undefined>>): A
     trustedProxies: parseProxies(env.TRUSTED_PROXIES),
     shutdownDelayMs: parseInteger('SHUTDOWN_DELAY_MS', env.SHUTDOWN_DELAY_MS, 0, 0, 60_000),
     shutdownGraceMs: parseInteger('SHUTDOWN_GRACE_MS', env.SHUTDOWN_GRACE_MS, 10_000, 0, 120_000),
+    telemetryBatchesPerMinute: parseInteger(
+      'TELEMETRY_BATCHES_PER_MINUTE',
+      env.TELEMETRY_BATCHES_PER_MINUTE,
+      60,
+      0,
+      1_000_000,
+    ),
+    telemetryRetentionDays: parseInteger('TELEMETRY_RETENTION_DAYS', env.TELEMETRY_RETENTION_DAYS, 30, 1, 3650),
+    operatorToken: readOperatorToken(env),
   };
 }

@@ -9,6 +9,8 @@ import { ConnectionTracker } from './http/drain';
 import { Lifecycle } from './http/lifecycle';
 import { jsonLineLogger as log } from './http/logger';
 import { createApiServer } from './http/protocol-errors';
+import { purgeTelemetry, TelemetryStore } from './telemetry/telemetry-store';
+import { ROUTE_OWNERS } from './telemetry/vocabulary';
 
 const PURGE_EVERY_MS = 15 * 60_000;
 // Past the grace period, the database gets this long to close before the process exits anyway.
@@ -27,6 +29,7 @@ async function main(): Promise<void> {
   });
   await warmUp(db);
   const lifecycle = new Lifecycle();
+  const telemetryStore = new TelemetryStore(db, ROUTE_OWNERS, { log });
   const app = createApp({
     db,
     cookieSecure: config.cookieSecure,
@@ -35,6 +38,9 @@ async function main(): Promise<void> {
     signUpsPerMinute: config.signUpsPerMinute,
     idempotencyKeyTtlHours: config.idempotencyKeyTtlHours,
     lifecycle,
+    telemetryStore,
+    telemetryBatchesPerMinute: config.telemetryBatchesPerMinute,
+    operatorToken: config.operatorToken,
   });
   const where =
     config.database.engine === 'postgres'
@@ -51,8 +57,14 @@ async function main(): Promise<void> {
       (count) => count > 0 && log({ msg: 'purged expired idempotency keys', count }),
       (error: unknown) => log({ level: 'error', msg: 'idempotency key purge failed', error: String(error) }),
     );
+  const purgeOldTelemetry = () =>
+    purgeTelemetry(db, { retentionDays: config.telemetryRetentionDays }).then(
+      (count) => count > 0 && log({ msg: 'purged old telemetry', count }),
+      (error: unknown) => log({ level: 'error', msg: 'telemetry purge failed', error: String(error) }),
+    );
   void purge();
-  const purgeTimer = setInterval(() => void purge(), PURGE_EVERY_MS).unref();
+  void purgeOldTelemetry();
+  const purgeTimer = setInterval(() => void purge().then(purgeOldTelemetry), PURGE_EVERY_MS).unref();
 
   const server = createApiServer(app);
   const connections = new ConnectionTracker(server);
@@ -85,14 +97,17 @@ async function main(): Promise<void> {
     if (drained === 'grace over') {
       log({ level: 'warn', msg: 'grace period over; closed the remaining connections' });
     }
-    // 3. The database, then the data-directory lock last, so every acknowledged sign-up is flushed
-    //    before another process may open the directory.
+    // 3. Buffered telemetry (acknowledged, not yet written), then the database, then the data-directory
+    //    lock last, so every acknowledged sign-up is flushed before another process may open the directory.
     clearInterval(purgeTimer);
     setTimeout(() => {
       log({ level: 'error', msg: 'database did not close in time' });
       process.exit(1);
     }, CLOSE_DATABASE_MS).unref();
     try {
+      await telemetryStore.close();
+      const { dropped, lostRows } = telemetryStore.counts;
+      if (dropped > 0 || lostRows > 0) log({ level: 'warn', msg: 'telemetry lost', droppedBatches: dropped, lostRows });
       await db.close();
       log({ msg: 'stopped' });
     } catch (error) {

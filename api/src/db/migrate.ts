@@ -49,6 +49,48 @@ export const MIGRATIONS: readonly Migration[] = [
       UPDATE idempotency_keys SET body = body - 'readToken' WHERE body ? 'readToken';
     `,
   },
+  // Version 4 is the releases work's (its own branch): versions need not be contiguous, each runs once.
+  {
+    version: 5,
+    sql: `
+      -- Field telemetry (docs/telemetry.md). One row per page view and remote it loaded: what the
+      -- report aggregates (sessions, error rate, p75 of each vital) by remote, build and time.
+      CREATE TABLE telemetry_sessions (
+        received_at timestamptz NOT NULL,
+        remote text NOT NULL,
+        build text NOT NULL,
+        route text NOT NULL,
+        device text NOT NULL,
+        -- Load failures, render errors and uncaught errors of this remote in the page view.
+        failures integer NOT NULL,
+        -- The worst value each vital reached for this remote in the page view; NULL: not reported.
+        lcp double precision NULL,
+        inp double precision NULL,
+        cls double precision NULL
+      );
+      CREATE INDEX telemetry_sessions_received_at ON telemetry_sessions (received_at);
+      -- Every event as sent (enumerations and numbers only), for looking into what the report shows.
+      CREATE TABLE telemetry_events (
+        received_at timestamptz NOT NULL,
+        type text NOT NULL,
+        -- NULL: the host, or not attributable.
+        remote text NULL,
+        build text NULL,
+        route text NOT NULL,
+        device text NOT NULL,
+        -- The vital's name, or the error's name.
+        name text NULL,
+        phase text NULL,
+        kind text NULL,
+        value double precision NULL,
+        rating text NULL,
+        target text NULL,
+        rejection boolean NULL,
+        t double precision NOT NULL
+      );
+      CREATE INDEX telemetry_events_received_at ON telemetry_events (received_at);
+    `,
+  },
 ];
 
 /** Any fixed 64-bit number, the same in every replica: the advisory lock that serialises migrations. */

@@ -8,24 +8,28 @@ export const JSON_MAX_DEPTH = 16;
 const TOO_LARGE = () => new ApiError(413, 'payload_too_large', 'The request body is larger than 16 KiB.');
 
 /**
- * 415 unless the body is declared `application/json` (a charset parameter is fine if it is UTF-8;
+ * 415 unless the body is declared as one of `types` (a charset parameter is fine if it is UTF-8;
  * `+json` types are not); 413 at once when the declared Content-Length is over the limit, before
  * a byte of the body is read. Both answers close the connection, so an unread body is never drained.
  */
-export const requireJsonContentType: RequestHandler = (req, res, next) => {
-  if (!req.is('application/json'))
-    return next(new ApiError(415, 'unsupported_media_type', 'Send the body as application/json.'));
-  const charset = /;\s*charset\s*=\s*"?([^";\s]*)/i.exec(req.get('content-type') ?? '')?.[1]?.toLowerCase();
-  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
-    return next(new ApiError(415, 'unsupported_media_type', 'The body must be JSON in UTF-8.'));
-  }
-  const declared = req.get('content-length');
-  if (declared !== undefined && Number(declared) > JSON_BODY_LIMIT_BYTES) {
-    res.set('Connection', 'close');
-    return next(TOO_LARGE());
-  }
-  next();
-};
+export function requireBodyType(types: readonly [string, ...string[]]): RequestHandler {
+  const wanted = `Send the body as ${types.join(' or ')}.`;
+  return (req, res, next) => {
+    if (!req.is([...types])) return next(new ApiError(415, 'unsupported_media_type', wanted));
+    const charset = /;\s*charset\s*=\s*"?([^";\s]*)/i.exec(req.get('content-type') ?? '')?.[1]?.toLowerCase();
+    if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
+      return next(new ApiError(415, 'unsupported_media_type', 'The body must be JSON in UTF-8.'));
+    }
+    const declared = req.get('content-length');
+    if (declared !== undefined && Number(declared) > JSON_BODY_LIMIT_BYTES) {
+      res.set('Connection', 'close');
+      return next(TOO_LARGE());
+    }
+    next();
+  };
+}
+
+export const requireJsonContentType: RequestHandler = requireBodyType(['application/json']);
 
 /** The raw bytes, at most 16 KiB, never decompressed: the limit bounds what is actually processed. */
 const readBody = express.raw({ limit: JSON_BODY_LIMIT_BYTES, inflate: false, type: () => true });

@@ -29,3 +29,29 @@ export function signUpRateLimit({ perMinute }: { readonly perMinute: number }): 
     },
   });
 }
+
+/**
+ * Per client (as above), at most `perMinute` telemetry batches a minute: a browser sends one per
+ * page view, so more is a script, and refusing it bounds what one client can write. 429 past that.
+ * The address lives only in this limiter's memory, for a minute: telemetry never stores it.
+ */
+export function telemetryRateLimit({ perMinute }: { readonly perMinute: number }): RequestHandler {
+  if (perMinute === 0) return (_req, _res, next) => next();
+  return rateLimit({
+    windowMs: 60_000,
+    limit: perMinute,
+    standardHeaders: 'draft-6',
+    legacyHeaders: false,
+    ipv6Subnet: 56,
+    handler: (_req, res, _next, options) => {
+      sendError(
+        res,
+        new ApiError(
+          options.statusCode,
+          'rate_limited',
+          'Too many telemetry batches from this address; wait a minute.',
+        ),
+      );
+    },
+  });
+}

@@ -4,6 +4,8 @@ import type { Database, Engine } from '../../src/db/database';
 import { openDatabase } from '../../src/db/open-database';
 import { createApiServer } from '../../src/http/protocol-errors';
 import type { LogEntry } from '../../src/http/logger';
+import { TelemetryStore } from '../../src/telemetry/telemetry-store';
+import { ROUTE_OWNERS } from '../../src/telemetry/vocabulary';
 import { createTestDatabase } from './test-databases';
 
 export { makeTempDataDir } from './test-databases';
@@ -13,6 +15,8 @@ export interface TestServer {
   readonly db: Database;
   /** Every log entry the app wrote. */
   readonly logs: LogEntry[];
+  /** Where the app buffers telemetry; `flush()` it before reading the tables. */
+  readonly telemetry: TelemetryStore;
   close(): Promise<void>;
 }
 
@@ -30,7 +34,10 @@ export async function startTestServer({
   const database = await createTestDatabase(engine);
   const db = await openDatabase(database.config);
   const logs: LogEntry[] = [];
-  const app = createApp({ db, cookieSecure, ...options, log: (entry) => logs.push(entry) });
+  const log = (entry: LogEntry) => void logs.push(entry);
+  // Written only when a test flushes (or on close): tests read the tables at a moment they choose.
+  const telemetry = options.telemetryStore ?? new TelemetryStore(db, ROUTE_OWNERS, { log, flushEveryMs: 3_600_000 });
+  const app = createApp({ db, cookieSecure, ...options, telemetryStore: telemetry, log });
   const server = createApiServer(app);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -41,9 +48,11 @@ export async function startTestServer({
     baseUrl: `http://127.0.0.1:${port}`,
     db,
     logs,
+    telemetry,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await telemetry.close();
       await db.close();
       await database.drop();
     },

@@ -32,6 +32,8 @@ export const API_ERROR_CODES = [
   'idempotency_key_reused',
   'validation_failed',
   'card_already_registered',
+  'unauthorized',
+  'invalid_telemetry',
   'internal_error',
 ] as const;
 export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
@@ -44,6 +46,8 @@ export interface ApiErrorBody {
     readonly message: string;
     /** Per-field codes (`SignUpErrorCode`), when the error is about specific fields. */
     readonly fields?: Readonly<Partial<Record<SignUpField, string>>>;
+    /** `path: code` lines, when a telemetry batch is refused (`invalid_telemetry`); never echoes what was sent. */
+    readonly problems?: readonly string[];
   };
 }
 

@@ -8,6 +8,7 @@ import {
   SIGN_UP_ERROR_CODES,
   SIGN_UP_FIELDS,
 } from '.';
+import { DEVICES, EVENT_TYPES, VITAL_NAMES } from '../telemetry';
 
 /** The schemas of api/openapi.yaml, the document API users read; it must say what the code does. */
 interface Schema {
@@ -33,7 +34,7 @@ describe('api/openapi.yaml documents the wire contract of @special-gift/shared/a
     const error = schema('ErrorBody').properties?.error;
     expect(schema('ErrorBody').required).toEqual(['error']);
     expect(error?.required).toEqual(['code', 'message']);
-    expect(keys(error)).toEqual(['code', 'message', 'fields']);
+    expect(keys(error)).toEqual(['code', 'message', 'fields', 'problems']);
     expect(error?.properties?.code?.enum).toEqual([...API_ERROR_CODES]);
     expect(error?.properties?.fields?.propertyNames?.enum).toEqual([...SIGN_UP_FIELDS]);
     expect(schema('SignUpErrorCode').enum).toEqual([...SIGN_UP_ERROR_CODES]);
@@ -50,5 +51,15 @@ describe('api/openapi.yaml documents the wire contract of @special-gift/shared/a
     expect(base?.$ref).toBe('#/components/schemas/SignUp');
     expect([...PUBLIC_SIGN_UP_PROPERTIES, ...keys(extra)]).toEqual([...CREATED_SIGN_UP_PROPERTIES]);
     expect(extra?.required).toEqual(keys(extra));
+  });
+
+  it('the telemetry batch: its keys, devices, event types and vitals', () => {
+    expect(keys(schema('TelemetryBatch'))).toEqual(['v', 'route', 'device', 'builds', 'events']);
+    expect(schema('TelemetryBatch').properties?.device?.enum).toEqual([...DEVICES]);
+    const events = (
+      schema('TelemetryEvent') as Schema & { oneOf: Array<Schema & { properties: Record<string, { const?: string }> }> }
+    ).oneOf;
+    expect(events.map((event) => event.properties.type?.const)).toEqual([...EVENT_TYPES]);
+    expect(events[3]?.properties.name).toMatchObject({ enum: [...VITAL_NAMES] });
   });
 });

@@ -1,0 +1,198 @@
+// The telemetry report page (served at /v1/telemetry/report.html): asks for the operator token,
+// keeps it in sessionStorage only (gone with the tab), fetches the report with it and draws, per
+// remote, a table and a chart over time of each figure with one series per build, so a canary and
+// its baseline sit side by side. Relative URLs only: it works at /v1/ and behind the host's /api/.
+import type { BuildReport, RemoteReport, ReportWindow, TelemetryReport } from '@special-gift/shared/telemetry';
+import uPlot from 'uplot';
+import './report.css';
+
+const TOKEN_KEY = 'special-gift.operator-token';
+const COLOURS = ['#1565c0', '#e65100', '#2e7d32', '#6a1b9a', '#c62828', '#00838f', '#5d4037', '#455a64'];
+
+type Figure = 'sessions' | 'errorRate' | 'LCP' | 'INP' | 'CLS';
+const FIGURES: ReadonlyArray<{ key: Figure; title: string; format: (value: number) => string }> = [
+  { key: 'sessions', title: 'Sessions', format: (value) => value.toFixed(0) },
+  { key: 'errorRate', title: 'Error rate', format: (value) => `${(value * 100).toFixed(2)}%` },
+  { key: 'LCP', title: 'p75 LCP (ms)', format: (value) => value.toFixed(0) },
+  { key: 'INP', title: 'p75 INP (ms)', format: (value) => value.toFixed(0) },
+  { key: 'CLS', title: 'p75 CLS', format: (value) => value.toFixed(3) },
+];
+
+const main = document.getElementById('report') as HTMLElement;
+const charts: uPlot[] = [];
+
+function element<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  properties: Partial<HTMLElementTagNameMap[K]> = {},
+  children: ReadonlyArray<Node | string> = [],
+): HTMLElementTagNameMap[K] {
+  const node = Object.assign(document.createElement(tag), properties);
+  node.append(...children);
+  return node;
+}
+
+function clear(): void {
+  for (const chart of charts.splice(0)) chart.destroy();
+  main.replaceChildren(element('h1', { textContent: 'Field telemetry by remote and build' }));
+}
+
+function showTokenForm(message?: string): void {
+  clear();
+  if (message) main.append(element('p', { className: 'refusal', textContent: message }, []));
+  const input = element('input', { type: 'password', name: 'token', required: true, autocomplete: 'off' });
+  input.setAttribute('aria-label', 'Operator token');
+  const form = element('form', {}, [
+    element('label', {}, ['Operator token', input]),
+    element('button', { type: 'submit', textContent: 'Show the report' }),
+  ]);
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    sessionStorage.setItem(TOKEN_KEY, input.value.trim());
+    void load();
+  });
+  main.append(
+    element('p', {
+      textContent: 'This report is for operators: enter the API’s OPERATOR_TOKEN. It is kept in this tab only.',
+    }),
+    form,
+  );
+  input.focus();
+}
+
+function selectedParams(): { window: ReportWindow; remote: string } {
+  const params = new URLSearchParams(location.search);
+  return { window: params.get('window') === '1d' ? '1d' : '1h', remote: params.get('remote') ?? '' };
+}
+
+async function load(): Promise<void> {
+  const token = sessionStorage.getItem(TOKEN_KEY);
+  if (!token) return showTokenForm();
+  const { window, remote } = selectedParams();
+  const query = new URLSearchParams({ window, ...(remote ? { remote } : {}) });
+  let response: Response;
+  try {
+    response = await fetch(`report?${query.toString()}`, { headers: { authorization: `Bearer ${token}` } });
+  } catch {
+    return showTokenForm('The API could not be reached. Try again.');
+  }
+  if (response.status === 401) {
+    sessionStorage.removeItem(TOKEN_KEY);
+    return showTokenForm(
+      'Refused: the API did not accept this operator token (401). Check OPERATOR_TOKEN and try again.',
+    );
+  }
+  if (!response.ok) return showTokenForm(`The report failed: HTTP ${response.status}.`);
+  render((await response.json()) as TelemetryReport);
+}
+
+function controls(report: TelemetryReport): HTMLElement {
+  const windowSelect = element('select', { name: 'window' }, [
+    element('option', { value: '1h', textContent: 'Last hour (5-minute buckets)', selected: report.window === '1h' }),
+    element('option', { value: '1d', textContent: 'Last day (hourly buckets)', selected: report.window === '1d' }),
+  ]);
+  const form = element('form', {}, [
+    element('label', {}, ['Window', windowSelect]),
+    element('button', { type: 'submit', textContent: 'Refresh' }),
+    element('button', { type: 'button', textContent: 'Forget the token' }),
+  ]);
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const params = new URLSearchParams(location.search);
+    params.set('window', windowSelect.value);
+    history.replaceState(null, '', `?${params.toString()}`);
+    void load();
+  });
+  form.querySelector('button[type=button]')?.addEventListener('click', () => {
+    sessionStorage.removeItem(TOKEN_KEY);
+    showTokenForm();
+  });
+  return form;
+}
+
+function cell(value: number | null, format: (value: number) => string): HTMLTableCellElement {
+  return element('td', { textContent: value === null ? '–' : format(value) });
+}
+
+function table(remote: RemoteReport): HTMLTableElement {
+  const head = ['Build', 'Sessions', 'Failed', 'Error rate', 'p75 LCP (ms)', 'p75 INP (ms)', 'p75 CLS'];
+  const [, , errorRate, lcp, inp, cls] = FIGURES;
+  return element('table', {}, [
+    element('thead', {}, [
+      element(
+        'tr',
+        {},
+        head.map((text) => element('th', { scope: 'col', textContent: text })),
+      ),
+    ]),
+    element(
+      'tbody',
+      {},
+      remote.builds.map((build) =>
+        element('tr', {}, [
+          element('td', { textContent: build.build }),
+          element('td', { textContent: String(build.sessions) }),
+          element('td', { textContent: String(build.failedSessions) }),
+          cell(build.errorRate, errorRate!.format),
+          cell(build.p75.LCP, lcp!.format),
+          cell(build.p75.INP, inp!.format),
+          cell(build.p75.CLS, cls!.format),
+        ]),
+      ),
+    ),
+  ]);
+}
+
+function chart(report: TelemetryReport, builds: readonly BuildReport[], figure: (typeof FIGURES)[number]): HTMLElement {
+  const container = element('figure', { className: 'chart' }, [element('h3', { textContent: figure.title })]);
+  container.dataset.figure = figure.key;
+  const x = report.buckets.map((bucket) => Date.parse(bucket) / 1000);
+  const data: uPlot.AlignedData = [x, ...builds.map((build) => [...build.series[figure.key]])];
+  const width = Math.min(480, Math.max(320, main.clientWidth / 2 - 16));
+  const options: uPlot.Options = {
+    width,
+    height: 200,
+    series: [
+      {},
+      ...builds.map((build, index) => ({
+        label: build.build,
+        stroke: COLOURS[index % COLOURS.length],
+        width: 2,
+        spanGaps: false,
+        value: (_self: uPlot, value: number | null) => (value === null ? '–' : figure.format(value)),
+      })),
+    ],
+    axes: [{}, { values: (_self, ticks) => ticks.map((tick) => figure.format(tick)), size: 60 }],
+    scales: { y: { range: (_self, min, max) => [Math.min(0, min), max > 0 ? max * 1.1 : 1] } },
+  };
+  queueMicrotask(() => charts.push(new uPlot(options, data, container)));
+  return container;
+}
+
+function render(report: TelemetryReport): void {
+  clear();
+  main.append(
+    element('p', {
+      textContent: `From ${new Date(report.from).toLocaleString()} to ${new Date(report.to).toLocaleString()}; each build of a remote is its own series.`,
+    }),
+    controls(report),
+  );
+  if (report.remotes.length === 0) {
+    main.append(element('p', { textContent: 'No telemetry in this window.' }));
+    return;
+  }
+  for (const remote of report.remotes) {
+    const section = element('section', {}, [element('h2', { textContent: `Remote ${remote.remote}` })]);
+    section.dataset.remote = remote.remote;
+    section.append(table(remote));
+    section.append(
+      element(
+        'div',
+        { className: 'charts' },
+        FIGURES.map((figure) => chart(report, remote.builds, figure)),
+      ),
+    );
+    main.append(section);
+  }
+}
+
+void load();

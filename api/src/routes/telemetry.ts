@@ -1,0 +1,131 @@
+import { REPORT_WINDOWS, validateTelemetryBatch, type ReportWindow } from '@special-gift/shared/telemetry';
+import { Router, type RequestHandler } from 'express';
+import type { Database } from '../db/database';
+import { ApiError } from '../http/api-error';
+import { parseJsonBody, requireBodyType } from '../http/json-body';
+import { methodNotAllowed } from '../http/method-not-allowed';
+import { requireOperator } from '../http/operator-auth';
+import { telemetryRateLimit } from '../http/rate-limit';
+import { loadReportAssets } from '../telemetry/report-assets';
+import { buildReport } from '../telemetry/report-query';
+import type { TelemetryStore } from '../telemetry/telemetry-store';
+import { TELEMETRY_VOCABULARY } from '../telemetry/vocabulary';
+
+export interface TelemetryRouteOptions {
+  readonly store: TelemetryStore;
+  readonly batchesPerMinute: number;
+  readonly operatorToken: string | undefined;
+}
+
+function collect(store: TelemetryStore): RequestHandler {
+  return (req, res) => {
+    const checked = validateTelemetryBatch(req.body, TELEMETRY_VOCABULARY);
+    if (!checked.ok) {
+      throw new ApiError(
+        422,
+        'invalid_telemetry',
+        'The batch does not match the telemetry wire format; see `problems`.',
+        undefined,
+        checked.problems,
+      );
+    }
+    // Accepted whether buffered or dropped (buffer full): the browser could do nothing better with
+    // a refusal, and telemetry is lossy by design; drops are counted by the store.
+    store.accept(checked.value);
+    res.status(202).end();
+  };
+}
+
+function report(db: Database): RequestHandler {
+  return async (req, res) => {
+    const window = req.query.window ?? '1h';
+    if (typeof window !== 'string' || !(REPORT_WINDOWS as readonly string[]).includes(window)) {
+      throw new ApiError(400, 'bad_request', `window must be one of ${REPORT_WINDOWS.join(', ')}.`);
+    }
+    const remote = req.query.remote;
+    if (remote !== undefined && (typeof remote !== 'string' || !TELEMETRY_VOCABULARY.remotes.includes(remote))) {
+      throw new ApiError(400, 'bad_request', `remote must be one of ${TELEMETRY_VOCABULARY.remotes.join(', ')}.`);
+    }
+    res.json(await buildReport(db, { window: window as ReportWindow, remote }));
+  };
+}
+
+// Relative URLs only: the page is served at /v1/telemetry/report.html and, through the host, at
+// /api/v1/telemetry/report.html; its script and the JSON are siblings either way.
+const REPORT_HTML = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>Field telemetry by remote and build</title>
+<link rel="stylesheet" href="report.css">
+<script src="report.js" defer></script>
+</head>
+<body>
+<main id="report">
+<h1>Field telemetry by remote and build</h1>
+<noscript>This page needs JavaScript.</noscript>
+</main>
+</body>
+</html>
+`;
+
+/** The page's own policy: its script and styles from this origin only, nothing inline, no framing. */
+const REPORT_PAGE_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "connect-src 'self'",
+  "img-src 'self' data:",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+function asset(type: string, pick: (assets: { js: string; css: string }) => string): RequestHandler {
+  return async (_req, res) => {
+    const body = pick(await loadReportAssets());
+    res.type(type).set('Content-Security-Policy', REPORT_PAGE_CSP).send(body);
+  };
+}
+
+/**
+ * `POST /v1/telemetry` (the browser's beacon), the operators' report as JSON and as a page. Mounted
+ * before the XSRF check, after the origin check: `navigator.sendBeacon` cannot set a header, so a
+ * beacon can never carry the XSRF token. That is safe here: a batch changes nothing but counters
+ * and reads nothing back, so a forged one could only add noise, which the strict format, the rate
+ * limit and the origin check (a browser's cross-site beacon is refused) bound.
+ */
+export function telemetryRoutes(db: Database, { store, batchesPerMinute, operatorToken }: TelemetryRouteOptions) {
+  const router = Router();
+  const operator = requireOperator(operatorToken);
+  router
+    .route('/v1/telemetry')
+    .post(
+      telemetryRateLimit({ perMinute: batchesPerMinute }),
+      requireBodyType(['application/json', 'text/plain']),
+      parseJsonBody,
+      collect(store),
+    )
+    .all(methodNotAllowed(['POST']));
+  router
+    .route('/v1/telemetry/report')
+    .get(operator, report(db))
+    .all(methodNotAllowed(['GET', 'HEAD']));
+  router
+    .route('/v1/telemetry/report.html')
+    .get((_req, res) => {
+      res.type('html').set('Content-Security-Policy', REPORT_PAGE_CSP).send(REPORT_HTML);
+    })
+    .all(methodNotAllowed(['GET', 'HEAD']));
+  router
+    .route('/v1/telemetry/report.js')
+    .get(asset('js', (assets) => assets.js))
+    .all(methodNotAllowed(['GET', 'HEAD']));
+  router
+    .route('/v1/telemetry/report.css')
+    .get(asset('css', (assets) => assets.css))
+    .all(methodNotAllowed(['GET', 'HEAD']));
+  return router;
+}

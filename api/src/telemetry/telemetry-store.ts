@@ -1,0 +1,281 @@
+import type { TelemetryBatch } from '@special-gift/shared/telemetry';
+import type { Database, Queryable } from '../db/database';
+import type { Logger } from '../http/logger';
+
+/**
+ * Where accepted telemetry goes: a bounded in-memory buffer, written in multi-row INSERTs every
+ * `flushEveryMs` or as soon as `flushAtRows` rows wait. A batch is acknowledged (202) once it is
+ * valid, before it is durable: telemetry is lossy by design, so a browser's beacon never waits on
+ * the database and a slow or unavailable database never slows sign-ups. When the buffer is full a
+ * batch is dropped and counted, never waited for; a failed write drops its rows and is logged.
+ * `close()` writes what is left (graceful shutdown).
+ */
+export interface TelemetryStoreOptions {
+  readonly flushEveryMs?: number;
+  readonly flushAtRows?: number;
+  /** Rows (sessions + events) the buffer holds at most; past that, batches are dropped. */
+  readonly maxBufferedRows?: number;
+  readonly log?: Logger;
+  /** The reception time stored with each row (tests pin it). */
+  readonly now?: () => Date;
+}
+
+export interface TelemetryCounts {
+  /** Batches accepted into the buffer. */
+  readonly accepted: number;
+  /** Batches dropped because the buffer was full. */
+  readonly dropped: number;
+  /** Rows lost to failed writes. */
+  readonly lostRows: number;
+  /** Rows written. */
+  readonly writtenRows: number;
+}
+
+interface SessionRow {
+  readonly receivedAt: string;
+  readonly remote: string;
+  readonly build: string;
+  readonly route: string;
+  readonly device: string;
+  failures: number;
+  lcp: number | null;
+  inp: number | null;
+  cls: number | null;
+}
+
+interface EventRow {
+  readonly receivedAt: string;
+  readonly type: string;
+  readonly remote: string | null;
+  readonly build: string | null;
+  readonly route: string;
+  readonly device: string;
+  readonly name: string | null;
+  readonly phase: string | null;
+  readonly kind: string | null;
+  readonly value: number | null;
+  readonly rating: string | null;
+  readonly target: string | null;
+  readonly rejection: boolean | null;
+  readonly t: number;
+}
+
+/** Rows in one INSERT at most: bounds the statement's size and how long it holds the (single) PGlite connection. */
+const MAX_ROWS_PER_INSERT = 2_000;
+
+/**
+ * One batch as rows: an event row per event, and a session row per remote the page loaded, holding
+ * that remote's failure count and the worst value of each vital attributed to it. A vital that
+ * names no remote belongs to the remote that owns the page's route (`routeOwners`), the screen the
+ * user was looking at; an uncaught error that names none belongs to no remote's error rate.
+ */
+export function toRows(
+  batch: TelemetryBatch,
+  receivedAt: string,
+  routeOwners: Readonly<Record<string, string>>,
+): { sessions: SessionRow[]; events: EventRow[] } {
+  const { route, device, builds } = batch;
+  const sessions = new Map<string, SessionRow>();
+  for (const [remote, build] of Object.entries(builds)) {
+    sessions.set(remote, { receivedAt, remote, build, route, device, failures: 0, lcp: null, inp: null, cls: null });
+  }
+  const owner = routeOwners[route];
+  const events: EventRow[] = batch.events.map((event) => {
+    const remote = event.remote;
+    const base = {
+      receivedAt,
+      type: event.type,
+      remote,
+      build: remote === null ? null : (builds[remote] ?? null),
+      route,
+      device,
+      t: event.t,
+    };
+    if (event.type === 'vital') {
+      const session = sessions.get(remote ?? owner ?? '');
+      const key = event.name === 'LCP' ? 'lcp' : event.name === 'INP' ? 'inp' : event.name === 'CLS' ? 'cls' : null;
+      if (session && key) session[key] = Math.max(session[key] ?? 0, event.value);
+      return {
+        ...base,
+        name: event.name,
+        phase: null,
+        kind: null,
+        value: event.value,
+        rating: event.rating ?? null,
+        target: event.target ?? null,
+        rejection: null,
+      };
+    }
+    if (remote !== null) {
+      const session = sessions.get(remote);
+      if (session) session.failures += 1;
+    }
+    return {
+      ...base,
+      name: event.type === 'load_failure' ? null : event.errorName,
+      phase: event.type === 'load_failure' ? event.phase : null,
+      kind: event.type === 'load_failure' ? event.kind : null,
+      value: null,
+      rating: null,
+      target: null,
+      rejection: event.type === 'uncaught' ? event.rejection : null,
+    };
+  });
+  return { sessions: [...sessions.values()], events };
+}
+
+const column = <T, K extends keyof T>(rows: readonly T[], key: K): Array<T[K]> => rows.map((row) => row[key]);
+
+// One statement per table whatever the row count: each column travels as one array parameter.
+const INSERT_SESSIONS = `
+  INSERT INTO telemetry_sessions (received_at, remote, build, route, device, failures, lcp, inp, cls)
+  SELECT * FROM unnest($1::timestamptz[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[],
+    $7::float8[], $8::float8[], $9::float8[])`;
+const INSERT_EVENTS = `
+  INSERT INTO telemetry_events (received_at, type, remote, build, route, device, name, phase, kind, value, rating,
+    target, rejection, t)
+  SELECT * FROM unnest($1::timestamptz[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
+    $8::text[], $9::text[], $10::float8[], $11::text[], $12::text[], $13::boolean[], $14::float8[])`;
+
+export async function insertRows(db: Queryable, sessions: readonly SessionRow[], events: readonly EventRow[]) {
+  if (sessions.length > 0) {
+    await db.query(INSERT_SESSIONS, [
+      column(sessions, 'receivedAt'),
+      column(sessions, 'remote'),
+      column(sessions, 'build'),
+      column(sessions, 'route'),
+      column(sessions, 'device'),
+      column(sessions, 'failures'),
+      column(sessions, 'lcp'),
+      column(sessions, 'inp'),
+      column(sessions, 'cls'),
+    ]);
+  }
+  if (events.length > 0) {
+    await db.query(INSERT_EVENTS, [
+      column(events, 'receivedAt'),
+      column(events, 'type'),
+      column(events, 'remote'),
+      column(events, 'build'),
+      column(events, 'route'),
+      column(events, 'device'),
+      column(events, 'name'),
+      column(events, 'phase'),
+      column(events, 'kind'),
+      column(events, 'value'),
+      column(events, 'rating'),
+      column(events, 'target'),
+      column(events, 'rejection'),
+      column(events, 't'),
+    ]);
+  }
+}
+
+export class TelemetryStore {
+  readonly #db: Database;
+  readonly #routeOwners: Readonly<Record<string, string>>;
+  readonly #flushAtRows: number;
+  readonly #maxBufferedRows: number;
+  readonly #log: Logger | undefined;
+  readonly #now: () => Date;
+  #sessions: SessionRow[] = [];
+  #events: EventRow[] = [];
+  #flushing: Promise<void> | null = null;
+  #timer: NodeJS.Timeout | null;
+  #closed = false;
+  #counts = { accepted: 0, dropped: 0, lostRows: 0, writtenRows: 0 };
+
+  constructor(
+    db: Database,
+    routeOwners: Readonly<Record<string, string>>,
+    {
+      flushEveryMs = 200,
+      flushAtRows = 500,
+      maxBufferedRows = 50_000,
+      log,
+      now = () => new Date(),
+    }: TelemetryStoreOptions = {},
+  ) {
+    this.#db = db;
+    this.#routeOwners = routeOwners;
+    this.#flushAtRows = flushAtRows;
+    this.#maxBufferedRows = maxBufferedRows;
+    this.#log = log;
+    this.#now = now;
+    // unref: a pending flush never keeps a process alive; shutdown calls close() to write the rest.
+    this.#timer = setInterval(() => void this.flush(), flushEveryMs).unref();
+  }
+
+  get counts(): TelemetryCounts {
+    return { ...this.#counts };
+  }
+
+  get bufferedRows(): number {
+    return this.#sessions.length + this.#events.length;
+  }
+
+  /** Buffers a validated batch; false when it was dropped (buffer full, or the store closed). */
+  accept(batch: TelemetryBatch): boolean {
+    const rows = toRows(batch, this.#now().toISOString(), this.#routeOwners);
+    if (this.#closed || this.bufferedRows + rows.sessions.length + rows.events.length > this.#maxBufferedRows) {
+      this.#counts.dropped += 1;
+      return false;
+    }
+    this.#sessions.push(...rows.sessions);
+    this.#events.push(...rows.events);
+    this.#counts.accepted += 1;
+    if (this.bufferedRows >= this.#flushAtRows) void this.flush();
+    return true;
+  }
+
+  /**
+   * Writes everything buffered, until the buffer is empty. One writer at a time: a call while one is
+   * under way joins it, and the writer's loop picks up what arrived during its last INSERT, so under
+   * load the rows of many requests share one transaction (one commit, one fsync) instead of each
+   * request's rows queueing a small commit of their own.
+   */
+  flush(): Promise<void> {
+    this.#flushing ??= this.#writeAll().finally(() => {
+      this.#flushing = null;
+    });
+    return this.#flushing;
+  }
+
+  async #writeAll(): Promise<void> {
+    while (this.bufferedRows > 0) {
+      const sessions = this.#sessions.splice(0, MAX_ROWS_PER_INSERT);
+      const events = this.#events.splice(0, MAX_ROWS_PER_INSERT);
+      const rows = sessions.length + events.length;
+      try {
+        // One transaction: one commit (one fsync on PGlite) for both statements.
+        await this.#db.transaction((tx) => insertRows(tx, sessions, events));
+        this.#counts.writtenRows += rows;
+      } catch (error) {
+        this.#counts.lostRows += rows;
+        this.#log?.({ level: 'error', msg: 'telemetry write failed; rows dropped', rows, error: String(error) });
+      }
+    }
+  }
+
+  /** Stops the timer, refuses further batches and writes what is buffered. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    if (this.#timer) clearInterval(this.#timer);
+    this.#timer = null;
+    await this.flush();
+  }
+}
+
+/** Deletes telemetry older than `retentionDays`; returns the rows deleted. Safe from every replica at once. */
+export async function purgeTelemetry(db: Queryable, { retentionDays }: { readonly retentionDays: number }) {
+  const result = await db.query<{ count: number }>(
+    `WITH sessions AS (
+       DELETE FROM telemetry_sessions WHERE received_at < now() - make_interval(days => $1) RETURNING 1
+     ), events AS (
+       DELETE FROM telemetry_events WHERE received_at < now() - make_interval(days => $1) RETURNING 1
+     )
+     SELECT ((SELECT count(*) FROM sessions) + (SELECT count(*) FROM events))::int AS count`,
+    [retentionDays],
+  );
+  return result.rows[0]?.count ?? 0;
+}

@@ -1,0 +1,56 @@
+// The telemetry report as `GET /v1/telemetry/report` answers it: read by the report page, the CLI
+// and the canary verdict. Arrays in `series` are aligned with `buckets`, the shape charts take.
+
+export const REPORT_WINDOWS = ['1h', '1d'] as const;
+export type ReportWindow = (typeof REPORT_WINDOWS)[number];
+
+/** The window's length and its buckets: 5-minute buckets for the hour, hourly ones for the day. */
+export const WINDOW_SECONDS: Readonly<Record<ReportWindow, { readonly length: number; readonly bucket: number }>> = {
+  '1h': { length: 3600, bucket: 300 },
+  '1d': { length: 86_400, bucket: 3600 },
+};
+
+/** p75 of each vital over the sessions that reported it; null when none did. */
+export interface P75 {
+  readonly LCP: number | null;
+  readonly INP: number | null;
+  readonly CLS: number | null;
+}
+
+export interface BuildSeries {
+  readonly sessions: readonly number[];
+  /** null where a bucket has no session. */
+  readonly errorRate: ReadonlyArray<number | null>;
+  readonly LCP: ReadonlyArray<number | null>;
+  readonly INP: ReadonlyArray<number | null>;
+  readonly CLS: ReadonlyArray<number | null>;
+}
+
+export interface BuildReport {
+  readonly build: string;
+  /** Page views that loaded this build of the remote. */
+  readonly sessions: number;
+  /** Of those, the ones with at least one load failure, render error or uncaught error of this remote. */
+  readonly failedSessions: number;
+  /** failedSessions / sessions (0 when there is no session). */
+  readonly errorRate: number;
+  readonly p75: P75;
+  readonly series: BuildSeries;
+}
+
+export interface RemoteReport {
+  readonly remote: string;
+  /** Most sessions first. */
+  readonly builds: readonly BuildReport[];
+}
+
+export interface TelemetryReport {
+  readonly window: ReportWindow;
+  /** ISO 8601: the window, from its first bucket's start to the time of the report (both included). */
+  readonly from: string;
+  readonly to: string;
+  readonly bucketSeconds: number;
+  /** Each bucket's start, ISO 8601, oldest first; every series has one value per bucket. */
+  readonly buckets: readonly string[];
+  readonly remotes: readonly RemoteReport[];
+}

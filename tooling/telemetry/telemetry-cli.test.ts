@@ -1,0 +1,59 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TelemetryReport } from '@special-gift/shared/telemetry';
+import { formatReport, parseArgs, readToken } from './telemetry-cli';
+
+describe('the telemetry CLI', () => {
+  it('parses a command, positionals and --options', () => {
+    expect(parseArgs(['verdict', 'signup', '--canary', 'c0ffee000001', '--baseline', 'image'])).toEqual({
+      command: 'verdict',
+      positional: ['signup'],
+      options: { canary: 'c0ffee000001', baseline: 'image' },
+    });
+    expect(() => parseArgs(['report', '--window'])).toThrow(/--window needs a value/);
+  });
+
+  it('reads the token from OPERATOR_TOKEN, else from .data/operator-token', () => {
+    const root = mkdtempSync(join(tmpdir(), 'telemetry-cli-'));
+    try {
+      expect(readToken({ OPERATOR_TOKEN: 'from-env' }, root)).toBe('from-env');
+      expect(() => readToken({}, root)).toThrow(/No operator token/);
+      mkdirSync(join(root, '.data'));
+      writeFileSync(join(root, '.data', 'operator-token'), 'from-file\n');
+      expect(readToken({}, root)).toBe('from-file');
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('prints one table per remote', () => {
+    const report: TelemetryReport = {
+      window: '1h',
+      from: '2026-01-01T00:00:00.000Z',
+      to: '2026-01-01T01:00:00.000Z',
+      bucketSeconds: 300,
+      buckets: [],
+      remotes: [
+        {
+          remote: 'signup',
+          builds: [
+            {
+              build: 'c0ffee000001',
+              sessions: 700,
+              failedSessions: 7,
+              errorRate: 0.01,
+              p75: { LCP: 2100, INP: 180, CLS: 0.05 },
+              series: { sessions: [], errorRate: [], LCP: [], INP: [], CLS: [] },
+            },
+          ],
+        },
+      ],
+    };
+    expect(formatReport(report).split('\n').slice(2)).toEqual([
+      'Remote signup',
+      'build         sessions  failed  error rate  p75 LCP ms  p75 INP ms  p75 CLS',
+      'c0ffee000001  700       7       1.00%       2100        180         0.050',
+    ]);
+  });
+});

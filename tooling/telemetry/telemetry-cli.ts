@@ -1,0 +1,177 @@
+/**
+ * `npm run telemetry -- report [--window 1h|1d] [--remote x]`: the telemetry report as tables.
+ * `npm run telemetry -- verdict <remote> --canary <buildId> --baseline <buildId> [--window 1h|1d]`:
+ * promote, hold or roll back, with the figures (rule: shared/src/telemetry/verdict.ts, docs/telemetry.md).
+ * Reads the API at SG_RELEASE_API (default http://127.0.0.1:3004) with the operator token from
+ * OPERATOR_TOKEN or the file .data/operator-token. Exit code: 0, or 1 for an error; `verdict` exits
+ * 0 for promote, 2 for hold and 3 for roll back, so a pipeline can act on it.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  BUILD_ID,
+  canaryVerdict,
+  REPORT_WINDOWS,
+  type ArmFigures,
+  type BuildReport,
+  type ReportWindow,
+  type TelemetryReport,
+} from '@special-gift/shared/telemetry';
+import { REPO_ROOT } from '../serve/local-topology';
+
+const USAGE = `Usage:
+  npm run telemetry -- report [--window 1h|1d] [--remote <remote>]
+  npm run telemetry -- verdict <remote> --canary <buildId> --baseline <buildId> [--window 1h|1d]`;
+
+export function readToken(env: NodeJS.ProcessEnv, root = REPO_ROOT): string {
+  if (env.OPERATOR_TOKEN) return env.OPERATOR_TOKEN;
+  try {
+    return readFileSync(join(root, '.data', 'operator-token'), 'utf8').trim();
+  } catch {
+    throw new Error('No operator token: set OPERATOR_TOKEN or write it to .data/operator-token.');
+  }
+}
+
+export function parseArgs(args: readonly string[]): {
+  command: string;
+  positional: string[];
+  options: Record<string, string>;
+} {
+  const [command = '', ...rest] = args;
+  const positional: string[] = [];
+  const options: Record<string, string> = {};
+  for (let index = 0; index < rest.length; index += 1) {
+    const arg = rest[index] ?? '';
+    if (arg.startsWith('--')) {
+      const value = rest[index + 1];
+      if (value === undefined || value.startsWith('--')) throw new Error(`${arg} needs a value.\n${USAGE}`);
+      options[arg.slice(2)] = value;
+      index += 1;
+    } else positional.push(arg);
+  }
+  return { command, positional, options };
+}
+
+async function fetchReport(window: ReportWindow, remote: string | undefined): Promise<TelemetryReport> {
+  const base = (process.env.SG_RELEASE_API ?? 'http://127.0.0.1:3004').replace(/\/$/, '');
+  const query = new URLSearchParams({ window, ...(remote ? { remote } : {}) });
+  const response = await fetch(`${base}/v1/telemetry/report?${query.toString()}`, {
+    headers: { authorization: `Bearer ${readToken(process.env)}` },
+  });
+  if (!response.ok) {
+    const body = (await response.json().catch(() => null)) as { error?: { message?: string } } | null;
+    throw new Error(`The API answered ${response.status}: ${body?.error?.message ?? response.statusText}`);
+  }
+  return (await response.json()) as TelemetryReport;
+}
+
+const format = {
+  rate: (value: number) => `${(value * 100).toFixed(2)}%`,
+  ms: (value: number | null) => (value === null ? '-' : value.toFixed(0)),
+  cls: (value: number | null) => (value === null ? '-' : value.toFixed(3)),
+};
+
+function table(rows: ReadonlyArray<readonly string[]>): string {
+  const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length))) ?? [];
+  return rows
+    .map((row) =>
+      row
+        .map((cell, column) => cell.padEnd(widths[column] ?? 0))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
+}
+
+export function formatReport(report: TelemetryReport): string {
+  const lines = [`Telemetry from ${report.from} to ${report.to} (${report.window})`];
+  if (report.remotes.length === 0) return `${lines[0]}\nNo telemetry in this window.`;
+  for (const remote of report.remotes) {
+    lines.push('', `Remote ${remote.remote}`);
+    lines.push(
+      table([
+        ['build', 'sessions', 'failed', 'error rate', 'p75 LCP ms', 'p75 INP ms', 'p75 CLS'],
+        ...remote.builds.map((build) => [
+          build.build,
+          String(build.sessions),
+          String(build.failedSessions),
+          format.rate(build.errorRate),
+          format.ms(build.p75.LCP),
+          format.ms(build.p75.INP),
+          format.cls(build.p75.CLS),
+        ]),
+      ]),
+    );
+  }
+  return lines.join('\n');
+}
+
+function arm(build: string, found: BuildReport | undefined): ArmFigures {
+  return {
+    build,
+    sessions: found?.sessions ?? 0,
+    failedSessions: found?.failedSessions ?? 0,
+    p75LCP: found?.p75.LCP ?? null,
+    p75INP: found?.p75.INP ?? null,
+  };
+}
+
+const EXIT_CODES = { promote: 0, hold: 2, 'roll back': 3 } as const;
+
+async function main(args: readonly string[]): Promise<number> {
+  const { command, positional, options } = parseArgs(args);
+  const window = options.window ?? '1h';
+  if (!(REPORT_WINDOWS as readonly string[]).includes(window)) throw new Error(`--window must be 1h or 1d.\n${USAGE}`);
+  if (command === 'report') {
+    console.log(formatReport(await fetchReport(window as ReportWindow, options.remote)));
+    return 0;
+  }
+  if (command === 'verdict') {
+    const [remote] = positional;
+    const { canary, baseline } = options;
+    if (!remote || !canary || !baseline) throw new Error(USAGE);
+    for (const build of [canary, baseline]) {
+      if (!BUILD_ID.test(build)) throw new Error(`${build} is not a build id (12 hex digits, or image).`);
+    }
+    const report = await fetchReport(window as ReportWindow, remote);
+    const builds = report.remotes.find((entry) => entry.remote === remote)?.builds ?? [];
+    const find = (build: string) => builds.find((entry) => entry.build === build);
+    const canaryArm = arm(canary, find(canary));
+    const baselineArm = arm(baseline, find(baseline));
+    const verdict = canaryVerdict(canaryArm, baselineArm);
+    console.log(
+      table([
+        ['arm', 'build', 'sessions', 'failed', 'error rate', 'p75 LCP ms', 'p75 INP ms'],
+        ...[
+          ['canary', canaryArm],
+          ['baseline', baselineArm],
+        ].map(([name, figures]) => {
+          const value = figures as ArmFigures;
+          return [
+            name as string,
+            value.build,
+            String(value.sessions),
+            String(value.failedSessions),
+            format.rate(value.sessions > 0 ? value.failedSessions / value.sessions : 0),
+            format.ms(value.p75LCP),
+            format.ms(value.p75INP),
+          ];
+        }),
+      ]),
+    );
+    console.log(`\n${verdict.decision.toUpperCase()} (${remote}, last ${window})`);
+    for (const reason of verdict.reasons) console.log(`- ${reason}`);
+    return EXIT_CODES[verdict.decision];
+  }
+  throw new Error(USAGE);
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (error: unknown) => {
+      console.error(error instanceof Error ? error.message : String(error));
+      process.exit(1);
+    },
+  );
+}
