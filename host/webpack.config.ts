@@ -5,5 +5,6 @@ export default createWebpackConfig({
   appDir: __dirname,
   entry: './src/main.ts',
   pageLoader: './src/page-loader.ts',
+  collector: './src/collector/collector.ts',
   federation,
 });

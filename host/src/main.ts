@@ -1,5 +1,8 @@
 import { loadRemote, registerPlugins, registerRemotes } from '@module-federation/enhanced/runtime';
 import { start } from './app/start';
+import { recordUncaughtErrors } from './services/telemetry/signals';
+
+recordUncaughtErrors();
 
 // The host provides its shared libraries eagerly (see tooling/webpack/shared-dependencies.ts), so
 // the shell is in this one chunk, no chunk request before it starts (start.ts only yields tasks).

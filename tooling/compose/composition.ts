@@ -6,7 +6,7 @@
  * screen's attributes, the page frame's class) is `@special-gift/shared/composition`.
  */
 import type { Language } from '@special-gift/shared';
-import { PAGE_BUILDS_ATTRIBUTE, SHELL_PAGE_CLASS } from '@special-gift/shared/composition';
+import { COLLECTOR_META_NAME, PAGE_BUILDS_ATTRIBUTE, SHELL_PAGE_CLASS } from '@special-gift/shared/composition';
 
 /**
  * How long the composer waits for a fragment before it sends the page without it (the client then
@@ -113,4 +113,11 @@ export function toPageTemplate(indexHtml: string, contractMajor: number, pageLoa
       rootTag,
       `<div id="root">${ssi('block name="empty"')}${ssi('endblock')}${ssi(`if expr="$${screen}"`)}<div class="${SHELL_PAGE_CLASS}">${include}</div>${ssi('endif')}</div>`,
     );
+}
+
+/** The built index.html with its collector named in the head (once: a second run replaces nothing). */
+export function withCollector(indexHtml: string, collector: string): string {
+  if (indexHtml.includes(`name="${COLLECTOR_META_NAME}"`)) return indexHtml;
+  if (!indexHtml.includes('</head>')) throw new Error('index.html must have a </head>');
+  return indexHtml.replace('</head>', `<meta name="${COLLECTOR_META_NAME}" content="${collector}"></head>`);
 }

@@ -1,17 +1,20 @@
 /**
- * The host's build writes its page template (`dist/page.shtml`) from the built index.html: run from
- * host/ after webpack. nginx (the image) and the Node server (`npm run up`) compose pages from it.
+ * The host's build writes its page template (`dist/page.shtml`) from the built index.html, and
+ * names the telemetry collector in both: run from host/ after webpack. nginx (the image) and the Node server (`npm run up`) compose pages from it.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CONTRACT_VERSION } from '@special-gift/shared';
-import { PAGE_TEMPLATE_FILE, toPageTemplate } from './composition';
+import { PAGE_TEMPLATE_FILE, toPageTemplate, withCollector } from './composition';
 
 const dist = join(process.cwd(), 'dist');
-const loaders = readdirSync(dist).filter((file) => /^page-loader\.[0-9a-f]+\.js$/.test(file));
-if (loaders.length !== 1) throw new Error(`dist/ must hold one page-loader.<hash>.js, found ${loaders.length}`);
-writeFileSync(
-  join(dist, PAGE_TEMPLATE_FILE),
-  toPageTemplate(readFileSync(join(dist, 'index.html'), 'utf8'), CONTRACT_VERSION, `/${loaders[0]}`),
-);
+const onlyOne = (name: string) => {
+  const files = readdirSync(dist).filter((file) => new RegExp(`^${name}\\.[0-9a-f]+\\.js$`).test(file));
+  if (files.length !== 1) throw new Error(`dist/ must hold one ${name}.<hash>.js, found ${files.length}`);
+  return `/${files[0]}`;
+};
+// The page names its telemetry collector, which the app loads after the first screen.
+const index = withCollector(readFileSync(join(dist, 'index.html'), 'utf8'), onlyOne('collector'));
+writeFileSync(join(dist, 'index.html'), index);
+writeFileSync(join(dist, PAGE_TEMPLATE_FILE), toPageTemplate(index, CONTRACT_VERSION, onlyOne('page-loader')));
 console.log(`wrote dist/${PAGE_TEMPLATE_FILE}`);

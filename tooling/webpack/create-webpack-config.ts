@@ -26,6 +26,11 @@ export interface AppBuildOptions {
    * (in the app's build, the federation plugin would put the eagerly shared libraries in it too).
    */
   pageLoader?: string;
+  /**
+   * The host's field-telemetry collector (production): `collector.<hash>.js`, built on its own like
+   * the page loader, named in the page by the host's build and loaded after the first screen.
+   */
+  collector?: string;
 }
 
 export type WebpackArgv = { mode?: 'production' | 'development' | 'none' };
@@ -84,20 +89,24 @@ export function createWebpackConfig(options: AppBuildOptions) {
   return (_env: unknown, argv: WebpackArgv): AppConfiguration | Configuration[] => {
     const app = appConfig(options, argv);
     if (argv.mode === 'development' || !options.pageLoader) return app;
-    return [app, pageLoaderConfig(options.appDir, options.pageLoader)];
+    return [
+      app,
+      separateScriptConfig('page-loader', options.appDir, options.pageLoader),
+      ...(options.collector ? [separateScriptConfig('collector', options.appDir, options.collector)] : []),
+    ];
   };
 }
 
 type AppConfiguration = Configuration & { devServer?: DevServerConfiguration };
 
-/** A tiny script of its own: no federation, nothing shared; written beside the app's build, after it. */
-function pageLoaderConfig(appDir: string, entry: string): Configuration {
+/** A script of its own: no federation, nothing shared; written beside the app's build, after it. */
+function separateScriptConfig(name: string, appDir: string, entry: string): Configuration {
   return {
-    name: 'page-loader',
+    name,
     dependencies: ['app'], // after the app's build, which empties dist/ first
     mode: 'production',
     context: appDir,
-    entry: { 'page-loader': entry },
+    entry: { [name]: entry },
     devtool: 'hidden-source-map',
     output: { path: join(appDir, 'dist'), publicPath: '/', filename: '[name].[contenthash:8].js', clean: false },
     ...compiledAlike(true),

@@ -7,6 +7,7 @@ import type { FederationRuntime } from '../services/remotes/remote-screens';
 import { App } from './app';
 import { createAppRouter } from './create-app-router';
 import { createShellApi } from './create-shell-api';
+import { loadCollector } from '../services/telemetry/load-collector';
 import { preloadAfterFirstScreen } from './schedule-preload';
 import { remoteForPath } from './screens';
 import { startServices } from './start-services';
@@ -42,7 +43,11 @@ export async function boot(
           navigation,
           overlays,
           swipeBackEnabled: config.swipeBackEnabled,
-          onFirstScreenRendered: preloadAfterFirstScreen(() => remoteScreens.preloadAll()),
+          onFirstScreenRendered: preloadAfterFirstScreen(() =>
+            remoteScreens
+              .preloadAll()
+              .finally(() => loadCollector({ endpoint: `${config.apiBase}/telemetry`, entries: config.remotes })),
+          ),
         }}
       />
     </StrictMode>,

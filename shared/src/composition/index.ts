@@ -29,4 +29,7 @@ export const SCREEN_ID_PREFIX = 'sg-screen-';
 export const shellPageClass = (direction: NavigationDirection) => `sg-shell-page sg-shell-page--${direction}`;
 export const SHELL_PAGE_CLASS = shellPageClass('root');
 
+/** The meta tag that names the host's field-telemetry collector, written by the host's build. */
+export const COLLECTOR_META_NAME = 'sg-collector';
+
 export { BUILD_ID_PATTERN, buildEntryUrl, PAGE_BUILDS_ATTRIBUTE, parsePageBuilds } from './page-builds';

@@ -1,5 +1,6 @@
 import { MISSING_CODE_EVENT, type MissingCodeDetail } from '@special-gift/shared/code-loading';
 import { PAGE_BUILDS_ATTRIBUTE, parsePageBuilds } from '@special-gift/shared/composition';
+import { recordSignal } from '../../services/telemetry/signals';
 
 const LAST_RELOAD_KEY = 'sg-live-build-reload';
 /** At most one such reload a minute: a live build whose own code is missing cannot loop the page. */
@@ -48,6 +49,8 @@ export async function reloadOntoLiveBuild(
 /** Listens for the remotes' reports of missing code (`@special-gift/shared/code-loading`). */
 export function followReleasesOnMissingCode(apiBase: string): void {
   window.addEventListener(MISSING_CODE_EVENT, (event) => {
-    reloadOntoLiveBuild((event as CustomEvent<MissingCodeDetail>).detail.remote, apiBase).catch(() => undefined);
+    const { remote } = (event as CustomEvent<MissingCodeDetail>).detail;
+    recordSignal({ kind: 'load_failure', remote, error: null, lazy: true });
+    reloadOntoLiveBuild(remote, apiBase).catch(() => undefined);
   });
 }

@@ -1,4 +1,6 @@
 import { Component, type ErrorInfo, type ReactNode } from 'react';
+import { RemoteLoadError } from '../../services/remotes/remote-load-error';
+import { recordSignal } from '../../services/telemetry/signals';
 import { RemoteErrorView } from './remote-error-view';
 
 interface Props {
@@ -17,6 +19,8 @@ export class RemoteErrorBoundary extends Component<Props, { error: unknown }> {
 
   override componentDidCatch(error: unknown, info: ErrorInfo) {
     console.error(`[remote:${this.props.remote}]`, error, info.componentStack);
+    // A failed load is recorded where it failed (remote-screens); this is the screen's own error.
+    if (!(error instanceof RemoteLoadError)) recordSignal({ kind: 'render_error', remote: this.props.remote, error });
   }
 
   override render() {

@@ -2,6 +2,7 @@ import type { ModuleFederationRuntimePlugin } from '@module-federation/enhanced/
 import { CONTRACT_VERSION, isRemoteScreenModule, type RemoteScreenModule } from '@special-gift/shared';
 import { REMOTE_NAMES, type RemoteName } from '../../config/runtime-config';
 import { sleep, yieldToBrowser } from '../scheduling/timing';
+import { recordSignal } from '../telemetry/signals';
 import { RemoteLoadError } from './remote-load-error';
 import { yieldBetweenLoadSteps } from './yield-between-load-steps';
 
@@ -153,6 +154,7 @@ export function createRemoteScreens(options: RemoteScreensOptions): RemoteScreen
           pending.delete(name);
           stale.add(name);
         }
+        recordSignal({ kind: 'load_failure', remote: name, error });
         throw error;
       },
     );

@@ -1,0 +1,139 @@
+/**
+ * The field-telemetry collector (docs/telemetry.md): its own small build, loaded by the host once
+ * the first screen is up and the other remotes preloaded (services/telemetry/load-collector.ts),
+ * never under Global Privacy Control or Do Not Track. It words what the host noticed, adds the web
+ * vitals (from the browser's buffered entries, so nothing is missed by loading late), attributes
+ * each to a remote and the build the page runs, and sends one batch per page, with sendBeacon,
+ * when the page is first hidden.
+ */
+import { onCLS, onFCP, onINP, onLCP, onTTFB, type MetricWithAttribution } from 'web-vitals/attribution';
+import {
+  isSafeTarget,
+  MAX_EVENTS_PER_BATCH,
+  TELEMETRY_VERSION,
+  validateTelemetryBatch,
+  type TelemetryBatch,
+  type TelemetryEvent,
+  type VitalName,
+} from '@special-gift/shared/telemetry';
+import { REMOTES } from '../config/remotes.generated';
+import type { TimedSignal } from '../services/telemetry/signals';
+import {
+  buildsOf,
+  deviceOf,
+  errorNameOf,
+  loadFailureOf,
+  remoteOfElement,
+  remoteOfScript,
+  routeOf,
+  scriptOf,
+  targetOf,
+} from './describe';
+
+const context = window.__sgTelemetry;
+if (context) startCollecting(context.endpoint, context.entries);
+
+function startCollecting(endpoint: string, entries: Readonly<Record<string, string>>): void {
+  const route = routeOf(window.location.pathname);
+  const builds = buildsOf(entries);
+  const events: TelemetryEvent[] = [];
+  let sent = false;
+  const add = (event: TelemetryEvent) => {
+    if (!sent && events.length < MAX_EVENTS_PER_BATCH) events.push(event);
+  };
+  const at = (t: number) => Math.max(0, Math.round(t));
+
+  /** Whether a remote's entry has loaded (a timeout then happened after it, at the screen). */
+  const entryLoaded = (remote: string) => {
+    const entry = entries[remote]?.split('?')[0];
+    return (
+      entry !== undefined && performance.getEntriesByType('resource').some((timing) => timing.name.startsWith(entry))
+    );
+  };
+
+  const word = (signal: TimedSignal) => {
+    switch (signal.kind) {
+      case 'load_failure':
+        add({
+          type: 'load_failure',
+          remote: signal.remote,
+          ...loadFailureOf(signal.error, { lazy: signal.lazy, entryLoaded: entryLoaded(signal.remote) }),
+          t: at(signal.t),
+        });
+        break;
+      case 'render_error':
+        add({ type: 'render_error', remote: signal.remote, errorName: errorNameOf(signal.error), t: at(signal.t) });
+        break;
+      case 'uncaught':
+        add({
+          type: 'uncaught',
+          remote: remoteOfScript(scriptOf(signal.error, signal.source), entries),
+          errorName: errorNameOf(signal.error),
+          rejection: signal.rejection,
+          t: at(signal.t),
+        });
+        break;
+    }
+  };
+  // What the host kept before this ran, then whatever it notices from now on.
+  const kept = window.__sgSignals;
+  window.__sgSignals = { push: word };
+  if (Array.isArray(kept)) (kept as TimedSignal[]).forEach(word);
+
+  // The element behind a vital, described here (tag and classes only) with its remote in front.
+  const generateTarget = (node: Node | null) => {
+    const element = node instanceof Element ? node : (node?.parentElement ?? null);
+    return `${remoteOfElement(element, window.location.pathname) ?? ''}|${targetOf(element) ?? ''}`;
+  };
+  const vital = (metric: MetricWithAttribution) => {
+    const attribution = metric.attribution as {
+      target?: string;
+      interactionTarget?: string;
+      largestShiftTarget?: string;
+    };
+    const described = attribution.target ?? attribution.interactionTarget ?? attribution.largestShiftTarget ?? '|';
+    const [remote = '', target = ''] = described.split('|');
+    add({
+      type: 'vital',
+      name: metric.name as VitalName,
+      value: metric.name === 'CLS' ? Math.round(metric.value * 10_000) / 10_000 : Math.round(metric.value),
+      remote: remote || (metric.name === 'TTFB' || metric.name === 'FCP' ? remoteOfRoute() : null),
+      rating: metric.rating,
+      ...(isSafeTarget(target) ? { target } : {}),
+      t: at(performance.now()),
+    });
+  };
+  const options = { generateTarget };
+  onLCP(vital, options);
+  onINP(vital, options);
+  onCLS(vital, options);
+  onFCP(vital, options);
+  onTTFB(vital, options);
+
+  /**
+   * Once, when the page is first hidden (after web-vitals, listening in the capture phase, has
+   * reported its final values) or goes away.
+   */
+  const send = (event: Event) => {
+    if (sent || (event.type === 'visibilitychange' && document.visibilityState !== 'hidden')) return;
+    sent = true;
+    const batch: TelemetryBatch = {
+      v: TELEMETRY_VERSION,
+      route,
+      device: deviceOf(Math.min(screen.width, screen.height), matchMedia('(pointer: coarse)').matches),
+      builds,
+      events,
+    };
+    const vocabulary = { routes: REMOTES.map((remote) => remote.route), remotes: REMOTES.map((remote) => remote.name) };
+    // What the API would refuse is left out here, never sent to be refused.
+    const valid = events.filter((event) => validateTelemetryBatch({ ...batch, events: [event] }, vocabulary).ok);
+    if (valid.length > 0) navigator.sendBeacon(endpoint, JSON.stringify({ ...batch, events: valid }));
+  };
+  document.addEventListener('visibilitychange', send);
+  window.addEventListener('pagehide', send);
+
+  /** TTFB and FCP belong to the page as it landed: the landing route's remote. */
+  function remoteOfRoute(): string | null {
+    return REMOTES.find((remote) => remote.route === route)?.name ?? null;
+  }
+}
