@@ -7,7 +7,7 @@ import type { FederationRuntime } from '../services/remotes/remote-screens';
 import { App } from './app';
 import { createAppRouter } from './create-app-router';
 import { createShellApi } from './create-shell-api';
-import { loadCollector } from '../services/telemetry/load-collector';
+import { loadCollector, prepareCollector } from '../services/telemetry/load-collector';
 import { preloadAfterFirstScreen } from './schedule-preload';
 import { remoteForPath } from './screens';
 import { startServices } from './start-services';
@@ -24,6 +24,7 @@ export async function boot(
 ): Promise<void> {
   const config = withPageBuilds(await readRuntimeConfig(configResponse));
   followReleasesOnMissingCode(config.apiBase);
+  prepareCollector({ endpoint: `${config.apiBase}/telemetry`, entries: config.remotes });
   const firstRemote = remoteForPath(window.location.pathname);
   const { storage, i18n, remoteScreens } = await startServices(config, runtime, firstRemote);
   const router = createAppRouter();
@@ -43,11 +44,7 @@ export async function boot(
           navigation,
           overlays,
           swipeBackEnabled: config.swipeBackEnabled,
-          onFirstScreenRendered: preloadAfterFirstScreen(() =>
-            remoteScreens
-              .preloadAll()
-              .finally(() => loadCollector({ endpoint: `${config.apiBase}/telemetry`, entries: config.remotes })),
-          ),
+          onFirstScreenRendered: preloadAfterFirstScreen(() => remoteScreens.preloadAll().finally(loadCollector)),
         }}
       />
     </StrictMode>,

@@ -2,6 +2,7 @@ import { Button, Page, StatusView, useNavigation, useShellConfig } from '@specia
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { RemoteLoadError } from '../../services/remotes/remote-load-error';
+import { loadCollector } from '../../services/telemetry/load-collector';
 import { reloadOntoLiveBuild } from './live-build';
 
 /** The friendly screen shown instead of a remote that could not load or crashed. */
@@ -19,6 +20,8 @@ export function RemoteErrorView({ error, onRetry }: { error: unknown; onRetry: (
   useEffect(() => {
     if (unavailable) reloadOntoLiveBuild(unavailable, apiBase).catch(() => undefined);
   }, [unavailable, apiBase]);
+  // An error screen settles the page as a screen would: the failure is reported from here on.
+  useEffect(loadCollector, []);
   // A remote that loaded but is incompatible has its container initialised in this page, and the
   // federation runtime cannot swap it: only a reload picks up the fixed deployment. Any other
   // failure retries in place.

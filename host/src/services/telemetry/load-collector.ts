@@ -19,16 +19,24 @@ export function trackingRefused(nav: Navigator & { globalPrivacyControl?: boolea
   return nav.globalPrivacyControl === true || nav.doNotTrack === '1';
 }
 
+/** What the collector will need, set at start-up: the page's API and the entries it loads. */
+export function prepareCollector(context: CollectorContext): void {
+  window.__sgTelemetry = context;
+}
+
+let requested = false;
+
 /**
- * Loads the field-telemetry collector once the first screen is up and the other remotes are
- * preloaded: none of its code is in the first screen's, and the performance entries it reads are
- * buffered by the browser meanwhile. Not at all when tracking is refused or the page names none.
+ * Loads the field-telemetry collector once the page has settled: the first screen up and the other
+ * remotes preloaded, or an error screen shown instead. None of its code is in the first screen's,
+ * and the performance entries it reads are buffered by the browser meanwhile. Not at all when
+ * tracking is refused or the page names none; once per page.
  */
-export function loadCollector(context: CollectorContext): void {
+export function loadCollector(): void {
   // The page names it (`<meta name="sg-collector">`, written by the host's build).
   const src = document.querySelector<HTMLMetaElement>(`meta[name="${COLLECTOR_META_NAME}"]`)?.content;
-  if (!src || trackingRefused()) return;
-  window.__sgTelemetry = context;
+  if (requested || !src || !window.__sgTelemetry || trackingRefused()) return;
+  requested = true;
   const script = document.createElement('script');
   script.src = src;
   script.async = true;

@@ -1,0 +1,192 @@
+import type { Page, Request } from '@playwright/test';
+import { expect, expectConsoleErrors, test } from '../support/fixtures';
+import {
+  breakRemote,
+  FAILURE_MODES,
+  REMOTE_NAMES,
+  remoteOrigin,
+  SCREENS,
+  type FailureMode,
+  type RemoteName,
+} from '../support/remote-failures';
+import { newCardCode } from '../support/sign-up';
+
+/**
+ * Field telemetry (docs/telemetry.md) on the production builds: the collector loads after the
+ * first screen, attributes each signal to its remote and build, and sends one beacon to the API
+ * when the page is hidden; nothing under GPC or DNT, and nothing the user typed.
+ */
+interface SentBatch {
+  readonly v: number;
+  readonly route: string;
+  readonly device: string;
+  readonly builds: Record<string, string>;
+  readonly events: ReadonlyArray<Record<string, unknown>>;
+}
+
+const isBeacon = (request: Request) => request.method() === 'POST' && request.url().endsWith('/api/v1/telemetry');
+
+/** Once the collector runs (it takes the host's signals over). */
+async function collectorRunning(page: Page) {
+  await page.waitForFunction(
+    () => {
+      const sink = (window as unknown as { __sgSignals?: unknown }).__sgSignals;
+      return sink !== undefined && !Array.isArray(sink);
+    },
+    undefined,
+    { timeout: 20_000 },
+  );
+}
+
+/** Hides the page as a phone does when the user switches away, and returns the batch it sent. */
+async function hideAndCollect(page: Page): Promise<{ batch: SentBatch; status: number | undefined }> {
+  const beacon = page.waitForRequest(isBeacon, { timeout: 10_000 });
+  await page.evaluate(() => {
+    Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
+    document.dispatchEvent(new Event('visibilitychange'));
+  });
+  const request = await beacon;
+  const response = await request.response();
+  return { batch: JSON.parse(request.postData() ?? '{}') as SentBatch, status: response?.status() };
+}
+
+test('web vitals arrive for each route once the page is hidden, attributed to its remote and build', async ({
+  page,
+}) => {
+  for (const remote of REMOTE_NAMES) {
+    await page.goto(SCREENS[remote].path);
+    await collectorRunning(page);
+    // A tap, so the page has an interaction to measure (INP).
+    await page.locator('[data-page-title]').click();
+    await page.waitForTimeout(300);
+    const { batch, status } = await hideAndCollect(page);
+    expect(status, 'the API takes the batch').toBe(202);
+    expect(batch.route).toBe(SCREENS[remote].path);
+    expect(batch.builds).toEqual(Object.fromEntries(REMOTE_NAMES.map((name) => [name, 'image'])));
+    const vitals: Record<string, Record<string, unknown>> = Object.fromEntries(
+      batch.events.filter((event) => event.type === 'vital').map((event) => [String(event.name), event]),
+    );
+    expect(Object.keys(vitals).sort(), `${remote}: vitals`).toEqual(['CLS', 'FCP', 'INP', 'LCP', 'TTFB']);
+    expect(vitals.LCP?.remote, `${remote}: the LCP element's remote`).toBe(remote);
+    expect(vitals.INP?.remote, `${remote}: the tapped element's remote`).toBe(remote);
+    console.log(
+      `telemetry ${SCREENS[remote].path}: ${Object.values(vitals)
+        .map((vital) => `${String(vital.name)} ${String(vital.value)} (${String(vital.target ?? '-')})`)
+        .join(', ')}`,
+    );
+  }
+});
+
+test('nothing the user types leaves the page, except the sign-up itself', async ({ page }) => {
+  const requests: Request[] = [];
+  page.on('request', (request) => requests.push(request));
+  const code = newCardCode();
+  const typed = {
+    firstName: 'Zelmira',
+    lastName: 'Quennevilleau',
+    email: 'zelmira.quennevilleau@example.com',
+    phone: '+33 6 12 34 56 78',
+  };
+  await page.goto('/sign-up');
+  await collectorRunning(page);
+  await page.locator('#signup-firstName').fill(typed.firstName);
+  await page.locator('#signup-lastName').fill(typed.lastName);
+  await page.locator('#signup-email').fill(typed.email);
+  await page.locator('#signup-phone').fill(typed.phone);
+  await page.locator('#signup-cardCode').fill(code);
+  await page.locator('#signup-email').click();
+  const { batch } = await hideAndCollect(page);
+  expect(batch.events.length).toBeGreaterThan(0);
+
+  const secrets = [...Object.values(typed), code, code.slice(-8), '612345678', 'example.com'].map((value) =>
+    value.toLowerCase(),
+  );
+  const leaks = requests
+    .filter((request) => !(request.method() === 'POST' && request.url().endsWith('/api/v1/sign-ups')))
+    .flatMap((request) => {
+      const sent = `${decodeURIComponent(request.url())} ${request.postData() ?? ''}`.toLowerCase();
+      return secrets.filter((secret) => sent.includes(secret)).map((secret) => `${request.url()}: ${secret}`);
+    });
+  expect(leaks).toEqual([]);
+  expect(requests.filter(isBeacon).every((request) => !request.url().includes('?'))).toBe(true);
+});
+
+for (const [signal, script] of [
+  [
+    'Global Privacy Control',
+    () => Object.defineProperty(Navigator.prototype, 'globalPrivacyControl', { get: () => true }),
+  ],
+  ['Do Not Track', () => Object.defineProperty(Navigator.prototype, 'doNotTrack', { get: () => '1' })],
+] as const) {
+  test(`under ${signal} nothing is collected or sent`, async ({ page }) => {
+    await page.addInitScript(script);
+    const requests: string[] = [];
+    page.on('request', (request) => requests.push(request.url()));
+    await page.goto('/sign-up');
+    await expect(page.locator('html')).toHaveAttribute('data-preloaded', 'true', { timeout: 20_000 });
+    await page.waitForTimeout(500);
+    await page.evaluate(() => {
+      Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
+      document.dispatchEvent(new Event('visibilitychange'));
+    });
+    await page.waitForTimeout(1_000);
+    expect(
+      requests.filter((url) => /\/collector\.[0-9a-f]+\.js$/.test(url) || url.endsWith('/api/v1/telemetry')),
+    ).toEqual([]);
+  });
+}
+
+test('an uncaught error is attributed to the remote whose script threw it', async ({ page }) => {
+  expectConsoleErrors('the intro screen throws on purpose');
+  await page.route(`${remoteOrigin('intro')}/**`, async (route) => {
+    if (!/__federation_expose_Screen\.[0-9a-f]+\.js$/.test(route.request().url())) return route.continue();
+    const response = await route.fetch();
+    const body = `${await response.text()}\n;setTimeout(function () { throw new TypeError('intro failed'); }, 0);`;
+    return route.fulfill({ response, body, headers: { ...response.headers(), 'cache-control': 'no-store' } });
+  });
+  await page.goto('/');
+  await collectorRunning(page);
+  const { batch } = await hideAndCollect(page);
+  expect(batch.events).toContainEqual(
+    expect.objectContaining({ type: 'uncaught', remote: 'intro', errorName: 'TypeError', rejection: false }),
+  );
+});
+
+/** Where each mode of the failure-isolation suite fails: the phase the event must name. */
+const EXPECTED_PHASE: Record<FailureMode, string> = {
+  'connection refused': 'entry',
+  'remoteEntry.js 404': 'entry',
+  'remoteEntry.js 500': 'entry',
+  'screen chunk 500': 'screen',
+  'screen chunk truncated': 'screen',
+  'screen chunk garbage': 'screen',
+  'screen CSS 500': 'screen',
+  'remoteEntry.js registers no container': 'container',
+  'built against another contract major': 'container',
+  'every texts file 500': 'texts',
+};
+
+test('every failure mode of the chaos suite is reported, naming the remote, its build and the phase', async ({
+  browser,
+}) => {
+  test.setTimeout(600_000);
+  const matrix: string[] = [];
+  let seen = 0;
+  for (const mode of Object.keys(FAILURE_MODES) as FailureMode[]) {
+    for (const remote of REMOTE_NAMES as readonly RemoteName[]) {
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      await breakRemote(page, remote, FAILURE_MODES[mode]);
+      await page.goto(SCREENS[remote].path);
+      await expect(page.getByRole('alert').first()).toBeVisible({ timeout: 30_000 });
+      await collectorRunning(page);
+      const { batch } = await hideAndCollect(page);
+      const failure = batch.events.find((event) => event.type === 'load_failure' && event.remote === remote);
+      matrix.push(`${mode} × ${remote} → ${failure ? `${String(failure.phase)}/${String(failure.kind)}` : 'none'}`);
+      if (failure?.phase === EXPECTED_PHASE[mode] && batch.builds[remote] === 'image') seen += 1;
+      await context.close();
+    }
+  }
+  console.log(`telemetry attribution matrix (mode × remote → phase/kind):\n  ${matrix.join('\n  ')}`);
+  expect(seen, matrix.join('\n')).toBe(Object.keys(FAILURE_MODES).length * REMOTE_NAMES.length);
+});
