@@ -64,7 +64,7 @@ test.describe('served by nginx with the images’ config', () => {
       };
       page.on('request', listener);
       const response = await page.goto(path);
-      expect(response?.headers().link, path).toBe(`<${entry}>; rel=preload; as=script`);
+      expect(response?.headers().link, path).toBe(`<${entry}>; rel=preload; as=script; crossorigin=anonymous`);
       await expect(pageTitle(page)).toHaveText(title);
       // The hinted entry is the first one fetched, and only once: the runtime used the preload.
       expect(entryRequests[0], path).toBe(entry);

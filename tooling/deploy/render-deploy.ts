@@ -46,7 +46,10 @@ export function regionLines(region: string, remotes: readonly RemoteEntry[]): st
       return [
         'map $sg_screen $first_screen_preload {',
         '    default "";',
-        ...remotes.map((remote) => `    ${remote.name} "<$${entryVariable(remote)}>; rel=preload; as=script";`),
+        // crossorigin: the runtime fetches entries with CORS (host/src/services/remotes), and a preload must match.
+        ...remotes.map(
+          (remote) => `    ${remote.name} "<$${entryVariable(remote)}>; rel=preload; as=script; crossorigin=anonymous";`,
+        ),
         '}',
         ...remotes.flatMap((remote) => [
           `map $${buildVariable(remote.name)} $${entryVariable(remote)} {`,

@@ -135,6 +135,8 @@ function appConfig(options: AppBuildOptions, argv: WebpackArgv): AppConfiguratio
       chunkFilename: production ? '[name].[contenthash:8].js' : '[name].js',
       assetModuleFilename: 'assets/[name].[contenthash:8][ext]',
       uniqueName: String(options.federation.name),
+      // A remote's chunks with CORS: its errors then name their script (field telemetry), not "Script error.".
+      crossOriginLoading: 'anonymous',
       clean: true,
     },
     ...compiled,

@@ -113,4 +113,23 @@ describe('RemoteErrorBoundary', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
     expect(onRetry).toHaveBeenCalledTimes(1);
   });
+
+  it("keeps a screen's render error for field telemetry, but not a failed load (recorded where it failed)", () => {
+    window.__sgSignals = [];
+    renderWithShell(
+      <RemoteErrorBoundary remote="intro" onRetry={jest.fn()}>
+        <Thrower error={new TypeError('bad render')} />
+      </RemoteErrorBoundary>,
+      { resources },
+    );
+    renderWithShell(
+      <RemoteErrorBoundary remote="signup" onRetry={jest.fn()}>
+        <Thrower error={new RemoteLoadError('signup', 'unavailable')} />
+      </RemoteErrorBoundary>,
+      { resources },
+    );
+    const kept = window.__sgSignals as unknown as Array<Record<string, unknown>>;
+    expect(kept.map(({ kind, remote }) => ({ kind, remote }))).toEqual([{ kind: 'render_error', remote: 'intro' }]);
+    delete window.__sgSignals;
+  });
 });

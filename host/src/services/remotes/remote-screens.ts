@@ -4,7 +4,7 @@ import { REMOTE_NAMES, type RemoteName } from '../../config/runtime-config';
 import { sleep, yieldToBrowser } from '../scheduling/timing';
 import { recordSignal } from '../telemetry/signals';
 import { RemoteLoadError } from './remote-load-error';
-import { yieldBetweenLoadSteps } from './yield-between-load-steps';
+import { corsEntryScripts, yieldBetweenLoadSteps } from './yield-between-load-steps';
 
 /** The slice of the federation runtime this module uses (the real one is `@module-federation/enhanced/runtime`). */
 export interface FederationRuntime {
@@ -73,7 +73,7 @@ export function createRemoteScreens(options: RemoteScreensOptions): RemoteScreen
   const stale = new Set<RemoteName>();
   const resets = new Map<RemoteName, number>();
 
-  options.runtime.registerPlugins?.([yieldBetweenLoadSteps()]);
+  options.runtime.registerPlugins?.([yieldBetweenLoadSteps(), corsEntryScripts()]);
   options.runtime.registerRemotes(REMOTE_NAMES.map((name) => ({ name, entry: options.entries[name] })));
 
   /**

@@ -16,3 +16,21 @@ export function yieldBetweenLoadSteps(): ModuleFederationRuntimePlugin {
     beforeExecuteFactory: () => yieldToBrowser(),
   };
 }
+
+/**
+ * A federation runtime plugin: each remote's entry script is fetched with CORS (`crossorigin`), as
+ * webpack fetches the remotes' chunks (`output.crossOriginLoading`). The remotes allow the host's
+ * origin, and an error thrown by their code then reaches the page with its script and stack instead
+ * of a bare "Script error.", so field telemetry can tell which remote threw it.
+ */
+export function corsEntryScripts(): ModuleFederationRuntimePlugin {
+  return {
+    name: 'special-gift:cors-entry-scripts',
+    createScript({ url }) {
+      const script = document.createElement('script');
+      script.src = url;
+      script.crossOrigin = 'anonymous';
+      return script;
+    },
+  };
+}
