@@ -41,7 +41,7 @@ const loadFailure = (promise: Promise<unknown>) => rejectionOf(promise, RemoteLo
 const settle = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 describe('createRemoteScreens', () => {
-  it('makes the federation runtime yield between the steps of a load, where it takes plugins', () => {
+  it('makes the federation runtime yield between the steps of a load and fetch entries with CORS, where it takes plugins', () => {
     const registerPlugins = jest.fn<void, [Array<{ name: string }>]>();
     createRemoteScreens({
       runtime: { registerRemotes: () => undefined, loadRemote: async () => null, registerPlugins },
@@ -50,7 +50,14 @@ describe('createRemoteScreens', () => {
     });
     expect(registerPlugins).toHaveBeenCalledWith([
       expect.objectContaining({ name: 'special-gift:yield-between-load-steps' }),
+      expect.objectContaining({ name: 'special-gift:cors-entry-scripts' }),
     ]);
+    const [, cors] = registerPlugins.mock.calls[0]?.[0] as Array<{
+      createScript: (info: { url: string }) => HTMLScriptElement;
+    }>;
+    const script = cors?.createScript({ url: 'http://localhost:3001/remoteEntry.js' });
+    expect(script?.src).toBe('http://localhost:3001/remoteEntry.js');
+    expect(script?.crossOrigin).toBe('anonymous');
   });
 
   it('registers every remote with its manifest as soon as it is created', () => {
