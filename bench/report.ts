@@ -1,5 +1,6 @@
 import { scriptBytes, type FirstRender } from './first-render';
 import type { LighthouseRun } from './lighthouse-runs';
+import type { LabInp } from './lab-inp';
 import type { WarmPath } from './warm-path';
 
 export type Variant = 'federated' | 'monolith';
@@ -15,6 +16,8 @@ export interface BenchResults {
   firstRender: Record<Variant, Record<BenchPath, FirstRender>>;
   lighthouse: Record<Variant, Record<BenchPath, LighthouseRun[]>>;
   warm: Record<Variant, WarmPath>;
+  /** Lab INP on the sign-up form at 4x CPU, one entry per run (absent from results older than it). */
+  labInp?: Record<Variant, LabInp[]>;
 }
 
 /** A row of the side-by-side table: label, both variants, and how the federated one compares. */
@@ -174,6 +177,24 @@ export function tableRows(results: BenchResults): Row[] {
     (v) => spread(warm(v).clickToHeadingMs, ms),
     `×${ratio(median(warm('federated').clickToHeadingMs), median(warm('monolith').clickToHeadingMs))} (target < 100 ms)`,
   );
+  const inp = results.labInp;
+  if (inp) {
+    const inpOf = (variant: Variant) => inp[variant].map((run) => run.inpMs);
+    both(
+      `Lab INP, sign-up form: typing, tapping fields, a box, buttons, 4x CPU (median of ${inp.federated.length}, min–max)`,
+      (v) => spread(inpOf(v), ms),
+      `×${ratio(median(inpOf('federated')), median(inpOf('monolith')))} (good ≤ 200 ms)`,
+    );
+    const kinds = [...new Set(VARIANTS.flatMap((v) => inp[v].flatMap((run) => Object.keys(run.byInteraction))))].sort();
+    for (const kind of kinds) {
+      const of = (variant: Variant) => inp[variant].map((run) => run.byInteraction[kind] ?? 0);
+      both(
+        `  slowest "${kind}" (median)`,
+        (v) => ms(median(of(v))),
+        `×${ratio(median(of('federated')), median(of('monolith')))}`,
+      );
+    }
+  }
   return rows;
 }
 

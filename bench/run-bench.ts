@@ -2,7 +2,8 @@
  * `npm run bench`: the federated production build side by side with a monolith build of the same
  * shell and screens (bench/monolith), both served by nginx with the images' config.
  * - Playwright: what the first screen of `/` and of a deep link to `/sign-up` needs (requests, JS
- *   bytes as transferred), everything up to the end of the preload, and the warm path.
+ *   bytes as transferred), everything up to the end of the preload, the warm path, and lab INP on
+ *   the sign-up form (typing and tapping at 4x CPU).
  * - Lighthouse (mobile preset, Debian's Chromium, fresh profile per run), BENCH_RUNS cold runs
  *   (default 3) per variant and path, interleaved so machine noise hits both alike;
  *   BENCH_THROTTLING=devtools for real instead of simulated throttling (lighthouse-runs.ts).
@@ -20,12 +21,14 @@ import { HOST_URL, MONOLITH_URL } from '../e2e/support/topology';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../tooling/chromium';
 import { REPO_ROOT } from '../tooling/serve/local-topology';
 import { measureFirstRender, type FirstRender } from './first-render';
+import { measureLabInp, type LabInp } from './lab-inp';
 import { runLighthouse, THROTTLING, type LighthouseRun } from './lighthouse-runs';
 import { markdown, PATHS, tableRows, VARIANTS, type BenchPath, type BenchResults, type Variant } from './report';
 import { measureWarmPath, type WarmPath } from './warm-path';
 
 const LIGHTHOUSE_RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const WARM_RUNS = 20;
+const INP_RUNS = 3;
 const BASE_URL: Record<Variant, string> = { federated: HOST_URL, monolith: MONOLITH_URL };
 const OUT_DIR = join(REPO_ROOT, 'bench-results');
 
@@ -41,6 +44,7 @@ async function playwrightFigures() {
   try {
     const firstRender = {} as Record<Variant, Record<BenchPath, FirstRender>>;
     const warm = {} as Record<Variant, WarmPath>;
+    const labInp = { federated: [], monolith: [] } as Record<Variant, LabInp[]>;
     for (const variant of VARIANTS) {
       firstRender[variant] = {} as Record<BenchPath, FirstRender>;
       for (const path of PATHS) {
@@ -51,7 +55,11 @@ async function playwrightFigures() {
       console.log(`  ${variant}: first screens measured; warm path (${WARM_RUNS} moves)…`);
       warm[variant] = await measureWarmPath(browser, BASE_URL[variant], WARM_RUNS);
     }
-    return { firstRender, warm };
+    // Interleaved, so machine noise hits both builds alike.
+    for (let run = 0; run < INP_RUNS; run++)
+      for (const variant of VARIANTS) labInp[variant].push(await measureLabInp(browser, BASE_URL[variant]));
+    console.log(`  lab INP measured (${INP_RUNS} runs per variant)`);
+    return { firstRender, warm, labInp };
   } finally {
     await browser.close();
   }
@@ -81,7 +89,7 @@ async function main() {
   await globalSetup();
   try {
     console.log('Playwright: first screens and warm path');
-    const { firstRender, warm } = await playwrightFigures();
+    const { firstRender, warm, labInp } = await playwrightFigures();
     console.log(`Lighthouse: ${LIGHTHOUSE_RUNS} runs per variant and path`);
     const lighthouse = await lighthouseFigures();
     const results: BenchResults = {
@@ -92,6 +100,7 @@ async function main() {
       firstRender,
       lighthouse,
       warm,
+      labInp,
     };
 
     mkdirSync(OUT_DIR, { recursive: true });
