@@ -4,7 +4,7 @@ import { createConnection } from 'node:net';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../../tooling/serve/local-topology';
 import { nginxCommand } from './nginx';
-import { API_DATA_DIR, E2E_PORTS, STATE_DIR, type AppName } from './topology';
+import { API_DATA_DIR, E2E_OPERATOR_TOKEN, E2E_PORTS, STATE_DIR, type AppName } from './topology';
 
 const pidFile = (app: AppName) => join(STATE_DIR, `${app}.pid`);
 
@@ -16,7 +16,14 @@ function commandFor(app: AppName): { command: string; args: string[]; cwd: strin
       args: ['dist/main.js'],
       cwd: join(REPO_ROOT, 'api'),
       // The suite signs up far more often than one person; the limit itself is tested in api/.
-      env: { ...process.env, PORT: String(E2E_PORTS.api), HOST: '127.0.0.1', API_DATA_DIR, SIGN_UPS_PER_MINUTE: '0' },
+      env: {
+        ...process.env,
+        PORT: String(E2E_PORTS.api),
+        HOST: '127.0.0.1',
+        API_DATA_DIR,
+        SIGN_UPS_PER_MINUTE: '0',
+        OPERATOR_TOKEN: E2E_OPERATOR_TOKEN,
+      },
     };
   }
   return { ...nginxCommand(app), cwd: REPO_ROOT, env: process.env };

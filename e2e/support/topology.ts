@@ -24,6 +24,8 @@ export const MONOLITH_URL = `http://localhost:${E2E_PORTS.monolith}`;
 export const API_URL = `http://127.0.0.1:${E2E_PORTS.api}`;
 export const STATE_DIR = join(REPO_ROOT, '.e2e');
 export const API_DATA_DIR = join(STATE_DIR, 'api-data');
+/** The e2e API's OPERATOR_TOKEN (the telemetry report): a fixed test value, at least 32 characters. */
+export const E2E_OPERATOR_TOKEN = 'e2e-operator-token-not-a-secret-0123';
 
 export type AppName = 'host' | RemoteName | 'api' | 'monolith';
 export const APPS: readonly AppName[] = ['api', ...REMOTES.map((remote) => remote.name), 'host', 'monolith'];
