@@ -115,7 +115,7 @@ function cell(value: number | null, format: (value: number) => string): HTMLTabl
 
 function table(remote: RemoteReport): HTMLTableElement {
   const head = ['Build', 'Sessions', 'Failed', 'Error rate', 'p75 LCP (ms)', 'p75 INP (ms)', 'p75 CLS'];
-  const [, , errorRate, lcp, inp, cls] = FIGURES;
+  const formatOf = (key: Figure) => FIGURES.find((figure) => figure.key === key)?.format ?? String;
   return element('table', {}, [
     element('thead', {}, [
       element(
@@ -132,10 +132,10 @@ function table(remote: RemoteReport): HTMLTableElement {
           element('td', { textContent: build.build }),
           element('td', { textContent: String(build.sessions) }),
           element('td', { textContent: String(build.failedSessions) }),
-          cell(build.errorRate, errorRate!.format),
-          cell(build.p75.LCP, lcp!.format),
-          cell(build.p75.INP, inp!.format),
-          cell(build.p75.CLS, cls!.format),
+          cell(build.errorRate, formatOf('errorRate')),
+          cell(build.p75.LCP, formatOf('LCP')),
+          cell(build.p75.INP, formatOf('INP')),
+          cell(build.p75.CLS, formatOf('CLS')),
         ]),
       ),
     ),
