@@ -10,12 +10,25 @@ const TOKEN_KEY = 'special-gift.operator-token';
 const COLOURS = ['#1565c0', '#e65100', '#2e7d32', '#6a1b9a', '#c62828', '#00838f', '#5d4037', '#455a64'];
 
 type Figure = 'sessions' | 'errorRate' | 'LCP' | 'INP' | 'CLS';
-const FIGURES: ReadonlyArray<{ key: Figure; title: string; format: (value: number) => string }> = [
-  { key: 'sessions', title: 'Sessions', format: (value) => value.toFixed(0) },
-  { key: 'errorRate', title: 'Error rate', format: (value) => `${(value * 100).toFixed(2)}%` },
-  { key: 'LCP', title: 'p75 LCP (ms)', format: (value) => value.toFixed(0) },
-  { key: 'INP', title: 'p75 INP (ms)', format: (value) => value.toFixed(0) },
-  { key: 'CLS', title: 'p75 CLS', format: (value) => value.toFixed(3) },
+/** `format`: tables and legends; `tick`: the y axis; `empty`: the axis's top when there is no data. */
+const FIGURES: ReadonlyArray<{
+  key: Figure;
+  title: string;
+  format: (value: number) => string;
+  tick: (value: number) => string;
+  empty: number;
+}> = [
+  { key: 'sessions', title: 'Sessions', format: (value) => value.toFixed(0), tick: String, empty: 10 },
+  {
+    key: 'errorRate',
+    title: 'Error rate',
+    format: (value) => `${(value * 100).toFixed(2)}%`,
+    tick: (value) => `${+(value * 100).toFixed(1)}%`,
+    empty: 0.1,
+  },
+  { key: 'LCP', title: 'p75 LCP (ms)', format: (value) => value.toFixed(0), tick: String, empty: 4000 },
+  { key: 'INP', title: 'p75 INP (ms)', format: (value) => value.toFixed(0), tick: String, empty: 500 },
+  { key: 'CLS', title: 'p75 CLS', format: (value) => value.toFixed(3), tick: String, empty: 0.25 },
 ];
 
 const main = document.getElementById('report') as HTMLElement;
@@ -115,7 +128,7 @@ function cell(value: number | null, format: (value: number) => string): HTMLTabl
 
 function table(remote: RemoteReport): HTMLTableElement {
   const head = ['Build', 'Sessions', 'Failed', 'Error rate', 'p75 LCP (ms)', 'p75 INP (ms)', 'p75 CLS'];
-  const [, , errorRate, lcp, inp, cls] = FIGURES;
+  const formatOf = (key: Figure) => FIGURES.find((figure) => figure.key === key)?.format ?? String;
   return element('table', {}, [
     element('thead', {}, [
       element(
@@ -132,10 +145,10 @@ function table(remote: RemoteReport): HTMLTableElement {
           element('td', { textContent: build.build }),
           element('td', { textContent: String(build.sessions) }),
           element('td', { textContent: String(build.failedSessions) }),
-          cell(build.errorRate, errorRate!.format),
-          cell(build.p75.LCP, lcp!.format),
-          cell(build.p75.INP, inp!.format),
-          cell(build.p75.CLS, cls!.format),
+          cell(build.errorRate, formatOf('errorRate')),
+          cell(build.p75.LCP, formatOf('LCP')),
+          cell(build.p75.INP, formatOf('INP')),
+          cell(build.p75.CLS, formatOf('CLS')),
         ]),
       ),
     ),
@@ -147,7 +160,8 @@ function chart(report: TelemetryReport, builds: readonly BuildReport[], figure: 
   container.dataset.figure = figure.key;
   const x = report.buckets.map((bucket) => Date.parse(bucket) / 1000);
   const data: uPlot.AlignedData = [x, ...builds.map((build) => [...build.series[figure.key]])];
-  const width = Math.min(480, Math.max(320, main.clientWidth / 2 - 16));
+  // Two charts side by side on a wide screen, one on a phone.
+  const width = Math.round(Math.min(520, Math.max(300, main.clientWidth / 2 - 24)));
   const options: uPlot.Options = {
     width,
     height: 200,
@@ -161,8 +175,8 @@ function chart(report: TelemetryReport, builds: readonly BuildReport[], figure: 
         value: (_self: uPlot, value: number | null) => (value === null ? '–' : figure.format(value)),
       })),
     ],
-    axes: [{}, { values: (_self, ticks) => ticks.map((tick) => figure.format(tick)), size: 60 }],
-    scales: { y: { range: (_self, min, max) => [Math.min(0, min), max > 0 ? max * 1.1 : 1] } },
+    axes: [{}, { values: (_self, ticks) => ticks.map((tick) => figure.tick(tick)), size: 56 }],
+    scales: { y: { range: (_self, _min, max) => [0, max > 0 ? max * 1.1 : figure.empty] } },
   };
   queueMicrotask(() => charts.push(new uPlot(options, data, container)));
   return container;
