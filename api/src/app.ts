@@ -10,6 +10,7 @@ import { securityHeaders } from './http/security-headers';
 import { trustedProxies } from './http/trusted-proxies';
 import { xsrfProtection } from './http/xsrf';
 import { healthRoutes } from './routes/health';
+import { releaseRoutes } from './routes/releases';
 import { signUpRoutes } from './routes/sign-ups';
 
 export interface AppOptions {
@@ -27,6 +28,10 @@ export interface AppOptions {
   readonly lifecycle?: Lifecycle;
   /** Where log lines go: JSON lines on stdout by default; `false` for none (tests). */
   readonly log?: Logger | false;
+  /** The release tool's bearer token (config `OPERATOR_TOKEN`); none: release writes answer 503. */
+  readonly operatorToken?: string;
+  /** The environment whose release pointers this API serves (config `RELEASE_ENVIRONMENT`). */
+  readonly releaseEnvironment?: string;
 }
 
 /** The API as an express app, not listening: `main.ts` serves it, tests listen on a free port. */
@@ -39,6 +44,8 @@ export function createApp({
   idempotencyKeyTtlHours = 24,
   lifecycle = new Lifecycle(),
   log = jsonLineLogger,
+  operatorToken,
+  releaseEnvironment = 'production',
 }: AppOptions): Express {
   const logger = log === false ? silentLogger : log;
   const app = express();
@@ -53,6 +60,11 @@ export function createApp({
   app.use(securityHeaders);
   // Before every route: a mutating request from another site, or without the token, never reaches a handler.
   app.use(originCheck({ allowedOrigins }));
+  // Releases before the XSRF check: their writes carry the operator token in an Authorization
+  // header, which a browser never adds by itself, so they cannot be forged cross-site (no CORS
+  // grant lets another page set it), and the release tool has no XSRF cookie to echo. The origin
+  // check above still refuses any cross-site browser request that tries.
+  app.use(releaseRoutes(db, { operatorToken, environment: releaseEnvironment, cookieSecure }));
   app.use(xsrfProtection({ cookieSecure }));
   app.use(healthRoutes(db, lifecycle));
   app.use(signUpRoutes(db, { idempotencyKeyTtlHours, signUpsPerMinute }));

@@ -14,6 +14,8 @@ describe('readConfig', () => {
       idempotencyKeyTtlHours: 24,
       shutdownDelayMs: 0,
       shutdownGraceMs: 10_000,
+      operatorToken: undefined,
+      releaseEnvironment: 'production',
     });
     expect(path.relative(path.resolve(__dirname, '..', '..'), DEFAULT_DATA_DIR)).toBe(path.join('.data', 'api'));
   });
@@ -33,6 +35,8 @@ describe('readConfig', () => {
         SHUTDOWN_GRACE_MS: '5000',
         DATA_DIR_LOCK_WAIT_MS: '30000',
         TRUSTED_PROXIES: 'host, 10.0.0.0/8, 192.0.2.7, fd00::/8, Proxy.internal',
+        OPERATOR_TOKEN: 'o'.repeat(32),
+        RELEASE_ENVIRONMENT: 'staging',
       }),
     ).toEqual({
       port: 8080,
@@ -45,7 +49,15 @@ describe('readConfig', () => {
       idempotencyKeyTtlHours: 48,
       shutdownDelayMs: 2000,
       shutdownGraceMs: 5000,
+      operatorToken: 'o'.repeat(32),
+      releaseEnvironment: 'staging',
     });
+  });
+
+  it('refuses a short operator token and a bad release environment at start-up', () => {
+    expect(() => readConfig({ OPERATOR_TOKEN: 'short' })).toThrow(/OPERATOR_TOKEN must be at least 32/);
+    expect(() => readConfig({ OPERATOR_TOKEN: `${'o'.repeat(32)} x` })).toThrow(/OPERATOR_TOKEN/);
+    expect(() => readConfig({ RELEASE_ENVIRONMENT: 'Prod!' })).toThrow(/RELEASE_ENVIRONMENT/);
   });
 
   it('uses PostgreSQL when DATABASE_URL is set, with a pool of DATABASE_POOL_SIZE', () => {

@@ -29,6 +29,10 @@ export interface ApiConfig {
   readonly shutdownDelayMs: number;
   /** After that, the most time in-flight requests and open connections get before they are cut. */
   readonly shutdownGraceMs: number;
+  /** The secret the release tool sends as a bearer token; unset: every release write answers 503. */
+  readonly operatorToken: string | undefined;
+  /** Which environment's release pointers this API serves and moves (`production`, `staging`, ...). */
+  readonly releaseEnvironment: string;
 }
 
 /** The repository root's `.data/api` (this file is api/src/config.ts, or api/dist/main.js once built). */
@@ -95,6 +99,25 @@ function parseOrigins(value: string | undefined): string[] {
   });
 }
 
+/** At least 32 characters: the token guards every release, and keys the preview cookie's signature. */
+export const OPERATOR_TOKEN_MIN_LENGTH = 32;
+
+function parseOperatorToken(value: string | undefined): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (value.length < OPERATOR_TOKEN_MIN_LENGTH || !/^[\x21-\x7e]+$/.test(value))
+    throw new Error(
+      `OPERATOR_TOKEN must be at least ${OPERATOR_TOKEN_MIN_LENGTH} printable characters without spaces (npm run up creates one in .data/operator-token)`,
+    );
+  return value;
+}
+
+function parseEnvironment(value: string | undefined): string {
+  if (value === undefined || value === '') return 'production';
+  if (!/^[a-z][a-z0-9-]{0,31}$/.test(value))
+    throw new Error(`RELEASE_ENVIRONMENT must be a lower-case name like production, got "${value}"`);
+  return value;
+}
+
 /** Reads the API's settings from the environment; a bad value fails at start-up, not on first use. */
 export function readConfig(env: Readonly<Record<string, string | undefined>>): ApiConfig {
   const allowedOrigins = parseOrigins(env.PUBLIC_ORIGIN);
@@ -110,5 +133,7 @@ export function readConfig(env: Readonly<Record<string, string | undefined>>): A
     trustedProxies: parseProxies(env.TRUSTED_PROXIES),
     shutdownDelayMs: parseInteger('SHUTDOWN_DELAY_MS', env.SHUTDOWN_DELAY_MS, 0, 0, 60_000),
     shutdownGraceMs: parseInteger('SHUTDOWN_GRACE_MS', env.SHUTDOWN_GRACE_MS, 10_000, 0, 120_000),
+    operatorToken: parseOperatorToken(env.OPERATOR_TOKEN),
+    releaseEnvironment: parseEnvironment(env.RELEASE_ENVIRONMENT),
   };
 }

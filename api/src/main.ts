@@ -35,6 +35,8 @@ async function main(): Promise<void> {
     signUpsPerMinute: config.signUpsPerMinute,
     idempotencyKeyTtlHours: config.idempotencyKeyTtlHours,
     lifecycle,
+    operatorToken: config.operatorToken,
+    releaseEnvironment: config.releaseEnvironment,
   });
   const where =
     config.database.engine === 'postgres'
