@@ -32,6 +32,8 @@ export interface AppOptions {
   readonly operatorToken?: string;
   /** The environment whose release pointers this API serves (config `RELEASE_ENVIRONMENT`). */
   readonly releaseEnvironment?: string;
+  /** The clock preview cookies expire by, in epoch seconds; tests move it. */
+  readonly releaseNow?: () => number;
 }
 
 /** The API as an express app, not listening: `main.ts` serves it, tests listen on a free port. */
@@ -46,6 +48,7 @@ export function createApp({
   log = jsonLineLogger,
   operatorToken,
   releaseEnvironment = 'production',
+  releaseNow,
 }: AppOptions): Express {
   const logger = log === false ? silentLogger : log;
   const app = express();
@@ -64,7 +67,7 @@ export function createApp({
   // header, which a browser never adds by itself, so they cannot be forged cross-site (no CORS
   // grant lets another page set it), and the release tool has no XSRF cookie to echo. The origin
   // check above still refuses any cross-site browser request that tries.
-  app.use(releaseRoutes(db, { operatorToken, environment: releaseEnvironment, cookieSecure }));
+  app.use(releaseRoutes(db, { operatorToken, environment: releaseEnvironment, cookieSecure, now: releaseNow }));
   app.use(xsrfProtection({ cookieSecure }));
   app.use(healthRoutes(db, lifecycle));
   app.use(signUpRoutes(db, { idempotencyKeyTtlHours, signUpsPerMinute }));
