@@ -43,6 +43,14 @@ export interface ReleaseRouteOptions {
 
 const invalid = (message: string) => new ApiError(422, 'invalid_release_request', message);
 
+function hasControlCharacter(value: string): boolean {
+  for (let index = 0; index < value.length; index += 1) {
+    const code = value.charCodeAt(index);
+    if (code < 0x20 || code === 0x7f) return true;
+  }
+  return false;
+}
+
 function readString(
   body: Record<string, unknown>,
   name: string,
@@ -51,7 +59,7 @@ function readString(
   const value = body[name];
   if (value === undefined && optional) return undefined;
   // No control characters: these end up in a terminal (the history table) and in logs.
-  if (typeof value !== 'string' || value.length > max || /[\u0000-\u001f\u007f]/.test(value))
+  if (typeof value !== 'string' || value.length > max || hasControlCharacter(value))
     throw invalid(`\`${name}\` must be a string of at most ${max} characters, without control characters.`);
   if (pattern && !pattern.test(value)) throw invalid(`\`${name}\` is not valid: ${JSON.stringify(value)}.`);
   return value;
