@@ -1,7 +1,11 @@
+import type { AddressInfo } from 'node:net';
 import { createTestDatabase, testEngines, type TestDatabase } from '../../test/support/test-databases';
 import { startTestServer, type TestServer } from '../../test/support/test-server';
 import type * as NativePglite from '../../test/support/native-pglite';
+import { createApp } from '../app';
+import type { Database } from '../db/database';
 import { openDatabase } from '../db/open-database';
+import { createApiServer } from '../http/protocol-errors';
 import { applyAction, previousLiveBuild, registerBuild } from '../db/release-repository';
 import { previewKey, signPreview } from '../http/operator-auth';
 import { buildsForBucket, POINTER_MEMO_MS, sgBuildsHeader } from './releases';
@@ -363,6 +367,33 @@ onPostgres('compare-and-swap across connections on postgres', () => {
     } finally {
       await one.close();
       await two.close();
+    }
+  });
+});
+
+describe('the snapshot when the database fails', () => {
+  it('answers 503 not_ready in the documented error shape, not a 500', async () => {
+    const failing: Database = {
+      engine: 'postgres',
+      query: () => Promise.reject(Object.assign(new Error('relation does not exist'), { code: '42P01' })),
+      exec: () => Promise.reject(new Error('down')),
+      transaction: () => Promise.reject(new Error('down')),
+      lost: new Promise<void>(() => undefined),
+      ping: () => Promise.reject(new Error('down')),
+      close: () => Promise.resolve(),
+    };
+    const server = createApiServer(createApp({ db: failing, cookieSecure: false, log: false, operatorToken: TOKEN }));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const response = await fetch(`http://127.0.0.1:${port}/v1/releases/snapshot?bucket=3`);
+      expect(response.status).toBe(503);
+      expect(await response.json()).toEqual({
+        error: { code: 'not_ready', message: 'The release pointers cannot be read right now.' },
+      });
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
     }
   });
 });
