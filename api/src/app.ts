@@ -10,6 +10,7 @@ import { securityHeaders } from './http/security-headers';
 import { trustedProxies } from './http/trusted-proxies';
 import { xsrfProtection } from './http/xsrf';
 import { healthRoutes } from './routes/health';
+import { releaseRoutes } from './routes/releases';
 import { signUpRoutes } from './routes/sign-ups';
 import { telemetryRoutes } from './routes/telemetry';
 import { TelemetryStore } from './telemetry/telemetry-store';
@@ -34,8 +35,15 @@ export interface AppOptions {
   readonly telemetryStore?: TelemetryStore;
   /** Per-client telemetry batches a minute; 0: no limit (benchmarks). */
   readonly telemetryBatchesPerMinute?: number;
-  /** The token that reads the telemetry report (config `OPERATOR_TOKEN`); none: the report refuses everyone. */
+  /**
+   * The teams' token (config `OPERATOR_TOKEN`) for release writes and the telemetry report; none:
+   * release writes answer 503 and the report refuses everyone.
+   */
   readonly operatorToken?: string;
+  /** The environment whose release pointers this API serves (config `RELEASE_ENVIRONMENT`). */
+  readonly releaseEnvironment?: string;
+  /** The clock preview cookies expire by, in epoch seconds; tests move it. */
+  readonly releaseNow?: () => number;
 }
 
 /** The API as an express app, not listening: `main.ts` serves it, tests listen on a free port. */
@@ -51,6 +59,8 @@ export function createApp({
   telemetryStore,
   telemetryBatchesPerMinute = 60,
   operatorToken,
+  releaseEnvironment = 'production',
+  releaseNow,
 }: AppOptions): Express {
   const logger = log === false ? silentLogger : log;
   const store = telemetryStore ?? new TelemetryStore(db, ROUTE_OWNERS, { log: logger });
@@ -68,6 +78,11 @@ export function createApp({
   app.use(originCheck({ allowedOrigins }));
   // Before the XSRF check: a beacon cannot send its header (see telemetryRoutes).
   app.use(telemetryRoutes(db, { store, batchesPerMinute: telemetryBatchesPerMinute, operatorToken }));
+  // Releases before the XSRF check too: their writes carry the operator token in an Authorization
+  // header, which a browser never adds by itself, so they cannot be forged cross-site (no CORS
+  // grant lets another page set it), and the release tool has no XSRF cookie to echo. The origin
+  // check above still refuses any cross-site browser request that tries.
+  app.use(releaseRoutes(db, { operatorToken, environment: releaseEnvironment, cookieSecure, now: releaseNow }));
   app.use(xsrfProtection({ cookieSecure }));
   app.use(healthRoutes(db, lifecycle));
   app.use(signUpRoutes(db, { idempotencyKeyTtlHours, signUpsPerMinute }));

@@ -17,6 +17,7 @@ describe('readConfig', () => {
       telemetryBatchesPerMinute: 60,
       telemetryRetentionDays: 30,
       operatorToken: undefined,
+      releaseEnvironment: 'production',
     });
     expect(path.relative(path.resolve(__dirname, '..', '..'), DEFAULT_DATA_DIR)).toBe(path.join('.data', 'api'));
   });
@@ -39,6 +40,7 @@ describe('readConfig', () => {
         TELEMETRY_BATCHES_PER_MINUTE: '0',
         TELEMETRY_RETENTION_DAYS: '7',
         OPERATOR_TOKEN: 'o'.repeat(32),
+        RELEASE_ENVIRONMENT: 'staging',
       }),
     ).toEqual({
       port: 8080,
@@ -54,7 +56,14 @@ describe('readConfig', () => {
       telemetryBatchesPerMinute: 0,
       telemetryRetentionDays: 7,
       operatorToken: 'o'.repeat(32),
+      releaseEnvironment: 'staging',
     });
+  });
+
+  it('refuses a short operator token and a bad release environment at start-up', () => {
+    expect(() => readConfig({ OPERATOR_TOKEN: 'short' })).toThrow(/OPERATOR_TOKEN must be at least 32/);
+    expect(() => readConfig({ OPERATOR_TOKEN: `${'o'.repeat(32)} x` })).toThrow(/OPERATOR_TOKEN/);
+    expect(() => readConfig({ RELEASE_ENVIRONMENT: 'Prod!' })).toThrow(/RELEASE_ENVIRONMENT/);
   });
 
   it('uses PostgreSQL when DATABASE_URL is set, with a pool of DATABASE_POOL_SIZE', () => {

@@ -33,8 +33,13 @@ export interface ApiConfig {
   readonly telemetryBatchesPerMinute: number;
   /** Stored telemetry older than this many days is purged. */
   readonly telemetryRetentionDays: number;
-  /** The secret that reads operator endpoints (the telemetry report); undefined: they refuse everyone. */
+  /**
+   * The teams' secret, sent as a bearer token by the release tool and the telemetry report; unset:
+   * release writes answer 503 and the report refuses everyone.
+   */
   readonly operatorToken: string | undefined;
+  /** Which environment's release pointers this API serves and moves (`production`, `staging`, ...). */
+  readonly releaseEnvironment: string;
 }
 
 /** The repository root's `.data/api` (this file is api/src/config.ts, or api/dist/main.js once built). */
@@ -101,7 +106,10 @@ function parseOrigins(value: string | undefined): string[] {
   });
 }
 
-/** At least 32 characters, so guessing it is out of reach; unset or empty: no operator access at all. */
+/**
+ * At least 32 characters, so guessing it is out of reach: the token guards every release and the
+ * field report, and keys the preview cookie's signature.
+ */
 export const OPERATOR_TOKEN_MIN_LENGTH = 32;
 
 /** `OPERATOR_TOKEN`: printable ASCII without spaces (it travels in an `Authorization: Bearer` header). */
@@ -110,10 +118,17 @@ export function readOperatorToken(env: Readonly<Record<string, string | undefine
   if (token === undefined || token === '') return undefined;
   if (token.length < OPERATOR_TOKEN_MIN_LENGTH || !/^[\x21-\x7e]+$/.test(token)) {
     throw new Error(
-      `OPERATOR_TOKEN must be at least ${OPERATOR_TOKEN_MIN_LENGTH} printable characters without spaces (e.g. openssl rand -base64 32)`,
+      `OPERATOR_TOKEN must be at least ${OPERATOR_TOKEN_MIN_LENGTH} printable characters without spaces (npm run up creates one in .data/operator-token; elsewhere e.g. openssl rand -base64 32)`,
     );
   }
   return token;
+}
+
+function parseEnvironment(value: string | undefined): string {
+  if (value === undefined || value === '') return 'production';
+  if (!/^[a-z][a-z0-9-]{0,31}$/.test(value))
+    throw new Error(`RELEASE_ENVIRONMENT must be a lower-case name like production, got "${value}"`);
+  return value;
 }
 
 /** Reads the API's settings from the environment; a bad value fails at start-up, not on first use. */
@@ -140,5 +155,6 @@ export function readConfig(env: Readonly<Record<string, string | undefined>>): A
     ),
     telemetryRetentionDays: parseInteger('TELEMETRY_RETENTION_DAYS', env.TELEMETRY_RETENTION_DAYS, 30, 1, 3650),
     operatorToken: readOperatorToken(env),
+    releaseEnvironment: parseEnvironment(env.RELEASE_ENVIRONMENT),
   };
 }

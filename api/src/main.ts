@@ -41,6 +41,7 @@ async function main(): Promise<void> {
     telemetryStore,
     telemetryBatchesPerMinute: config.telemetryBatchesPerMinute,
     operatorToken: config.operatorToken,
+    releaseEnvironment: config.releaseEnvironment,
   });
   const where =
     config.database.engine === 'postgres'

@@ -10,6 +10,7 @@ import type { Configuration as DevServerConfiguration } from 'webpack-dev-server
 import { REMOTES } from '../remotes';
 import { LOCAL_PORTS } from '../serve/local-topology';
 import { localRuntimeConfig } from '../serve/runtime-config';
+import { BuildInfoPlugin } from './build-info-plugin';
 import { sharedSingletons } from './shared-dependencies';
 
 export type FederationConfig = moduleFederationPlugin.ModuleFederationPluginOptions;
@@ -181,6 +182,8 @@ function appConfig(options: AppBuildOptions, argv: WebpackArgv): AppConfiguratio
             }),
           ]
         : []),
+      // The host's contract major, for the release tool's check (docs/releases.md).
+      ...(!isRemote && production ? [new BuildInfoPlugin()] : []),
       ...(existsSync(publicDir) ? [new CopyWebpackPlugin({ patterns: [{ from: publicDir, to: '.' }] })] : []),
     ],
     devServer: {

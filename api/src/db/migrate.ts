@@ -49,7 +49,61 @@ export const MIGRATIONS: readonly Migration[] = [
       UPDATE idempotency_keys SET body = body - 'readToken' WHERE body ? 'readToken';
     `,
   },
-  // Version 4 is the releases work's (its own branch): versions need not be contiguous, each runs once.
+  {
+    version: 4,
+    sql: `
+      -- Releases (docs/releases.md). Each remote build is published once under its content id and
+      -- never changes; a release only moves a pointer. Every rule is a constraint of the database,
+      -- so it holds whichever replica or connection writes.
+      -- A published build: the same for every environment (they share the build store).
+      CREATE TABLE release_builds (
+        remote text NOT NULL CHECK (remote ~ '^[a-z][a-z0-9-]{0,31}$'),
+        build_id text NOT NULL CHECK (build_id ~ '^[0-9a-f]{12}$'),
+        contract_major integer NOT NULL CHECK (contract_major >= 0),
+        files integer NOT NULL CHECK (files > 0),
+        bytes bigint NOT NULL CHECK (bytes >= 0),
+        published_at timestamptz NOT NULL DEFAULT now(),
+        published_by text NOT NULL,
+        -- Set once its files are deleted from the store: it may never be pointed at again.
+        purged_at timestamptz NULL,
+        PRIMARY KEY (remote, build_id)
+      );
+      -- Which build pages get, per environment and remote; no row: the remote's own image build.
+      CREATE TABLE release_pointers (
+        environment text NOT NULL,
+        remote text NOT NULL,
+        live_build text NOT NULL,
+        canary_build text NULL,
+        canary_percent integer NOT NULL DEFAULT 0 CHECK (canary_percent BETWEEN 0 AND 100),
+        -- Compare-and-swap counter: every change is UPDATE ... WHERE revision = the one the writer read.
+        revision integer NOT NULL CHECK (revision > 0),
+        updated_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (environment, remote),
+        FOREIGN KEY (remote, live_build) REFERENCES release_builds (remote, build_id),
+        FOREIGN KEY (remote, canary_build) REFERENCES release_builds (remote, build_id),
+        CHECK ((canary_build IS NULL) = (canary_percent = 0)),
+        CHECK (canary_build IS NULL OR canary_build <> live_build)
+      );
+      -- Every change of a pointer, never updated: one row per revision, detaches included.
+      CREATE TABLE release_history (
+        environment text NOT NULL,
+        remote text NOT NULL,
+        revision integer NOT NULL CHECK (revision > 0),
+        action text NOT NULL CHECK (action IN ('release', 'canary', 'promote', 'abort', 'rollback', 'detach')),
+        -- The build the action put live or in canary; NULL for abort and detach.
+        build_id text NULL,
+        previous_live text NULL,
+        canary_percent integer NOT NULL DEFAULT 0 CHECK (canary_percent BETWEEN 0 AND 100),
+        contract_major integer NULL,
+        actor text NOT NULL,
+        reason text NOT NULL DEFAULT '',
+        at timestamptz NOT NULL DEFAULT now(),
+        UNIQUE (environment, remote, revision),
+        FOREIGN KEY (remote, build_id) REFERENCES release_builds (remote, build_id),
+        FOREIGN KEY (remote, previous_live) REFERENCES release_builds (remote, build_id)
+      );
+    `,
+  },
   {
     version: 5,
     sql: `

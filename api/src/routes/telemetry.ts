@@ -4,7 +4,7 @@ import type { Database } from '../db/database';
 import { ApiError } from '../http/api-error';
 import { parseJsonBody, requireBodyType } from '../http/json-body';
 import { methodNotAllowed } from '../http/method-not-allowed';
-import { requireOperator } from '../http/operator-auth';
+import { REPORT_OFF, requireOperator } from '../http/operator-auth';
 import { telemetryRateLimit } from '../http/rate-limit';
 import { loadReportAssets } from '../telemetry/report-assets';
 import { buildReport } from '../telemetry/report-query';
@@ -99,7 +99,7 @@ function asset(type: string, pick: (assets: { js: string; css: string }) => stri
  */
 export function telemetryRoutes(db: Database, { store, batchesPerMinute, operatorToken }: TelemetryRouteOptions) {
   const router = Router();
-  const operator = requireOperator(operatorToken);
+  const operator = requireOperator(operatorToken, REPORT_OFF);
   router
     .route('/v1/telemetry')
     .post(

@@ -35,6 +35,14 @@ export const API_ERROR_CODES = [
   'unauthorized',
   'invalid_telemetry',
   'internal_error',
+  // Releases (operator endpoints, docs/releases.md).
+  'unauthorized',
+  'releases_disabled',
+  'invalid_release_request',
+  'unknown_build',
+  'build_conflict',
+  'release_conflict',
+  'release_refused',
 ] as const;
 export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
 

@@ -1,0 +1,161 @@
+// The release tool (tooling/release/) against the real API, in-process. It lives here rather than
+// beside the tool because lint keeps tooling/ from importing api/ (tooling is what apps build with),
+// while the API's tests may use tooling, as src/main.ts does; and in-process start-up is seconds
+// faster than a child API on a fresh PGlite.
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { runReleaseTool } from '../../tooling/release/release-tool';
+import type * as NativePglite from './support/native-pglite';
+import { startTestServer, type TestServer } from './support/test-server';
+
+jest.mock('@electric-sql/pglite', () =>
+  jest.requireActual<typeof NativePglite>('./support/native-pglite').loadPgliteNatively(),
+);
+
+// Building remote-signup, when its dist is missing, takes a minute on a busy machine.
+jest.setTimeout(240_000);
+
+const REPO_ROOT = path.resolve(__dirname, '..', '..');
+const SIGNUP_DIST = path.join(REPO_ROOT, 'remote-signup', 'dist');
+const TOKEN = 'cli-test-operator-token-0123456789abcdef';
+
+let api: TestServer;
+let host: Server;
+let hostMajor = 1;
+let hostUrl = '';
+let work: string;
+
+beforeAll(async () => {
+  // A real remote's build: the one on disk, or built once (unit tests run before `npm run build`).
+  if (!existsSync(path.join(SIGNUP_DIST, 'mf-manifest.json')))
+    execFileSync('npm', ['run', 'build', '-w', 'remote-signup'], { cwd: REPO_ROOT, stdio: 'ignore' });
+  work = mkdtempSync(path.join(tmpdir(), 'sg-release-cli-'));
+  api = await startTestServer({ operatorToken: TOKEN });
+  // The live host, as far as the tool is concerned: its build-info.json.
+  host = createServer((req, res) => {
+    if (req.url !== '/build-info.json') return void res.writeHead(404).end();
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ contractMajor: hostMajor, contractVersion: `${hostMajor}.0.0` }));
+  });
+  await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve));
+  hostUrl = `http://127.0.0.1:${(host.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  await new Promise((resolve) => host?.close(resolve));
+  await api?.close();
+  rmSync(work, { recursive: true, force: true });
+});
+
+interface Run {
+  readonly code: number;
+  readonly out: string;
+  readonly err: string;
+}
+
+async function release(...argv: string[]): Promise<Run> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runReleaseTool(argv, {
+    repoRoot: REPO_ROOT,
+    env: {
+      SG_RELEASE_API: api.baseUrl,
+      OPERATOR_TOKEN: TOKEN,
+      SG_BUILD_STORE: path.join(work, 'store'),
+      SG_HOST_URL: hostUrl,
+      USER: 'tester',
+    },
+    out: (line) => out.push(line),
+    err: (line) => err.push(line),
+  });
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
+
+/** A copy of the real build to alter; `change` edits it. */
+function copyOfSignupDist(name: string): string {
+  const dist = path.join(work, name);
+  cpSync(SIGNUP_DIST, dist, { recursive: true });
+  return dist;
+}
+
+describe('npm run release', () => {
+  let buildId = '';
+
+  it('publishes a real build: the id printed, the files stored without source maps; again: the same id', async () => {
+    const first = await release('publish', 'signup');
+    expect(first).toMatchObject({ code: 0 });
+    buildId = first.out.trim();
+    expect(buildId).toMatch(/^[0-9a-f]{12}$/);
+    const stored = path.join(work, 'store', 'signup', buildId);
+    expect(existsSync(path.join(stored, 'remoteEntry.js'))).toBe(true);
+    expect(existsSync(path.join(stored, 'prerender', 'v1', 'ar.html'))).toBe(true);
+    expect(readdirSync(stored).some((file) => file.endsWith('.map'))).toBe(false);
+
+    const again = await release('publish', 'signup', '--json');
+    expect(again.code).toBe(0);
+    expect(JSON.parse(again.out)).toMatchObject({ buildId, registered: 'existing', copied: false, contractMajor: 1 });
+    expect(readdirSync(path.join(work, 'store', 'signup'))).toEqual([buildId]);
+  });
+
+  it('refuses a build missing a file its manifest names, and says which', async () => {
+    const dist = copyOfSignupDist('broken');
+    const exposed = readdirSync(dist).find(
+      (file) => file.startsWith('__federation_expose_Screen') && file.endsWith('.js'),
+    );
+    rmSync(path.join(dist, exposed ?? 'none'));
+    const run = await release('publish', 'signup', '--dist', dist);
+    expect(run.code).toBe(1);
+    expect(run.err).toContain(`${exposed ?? ''} is missing`);
+  });
+
+  it('releases, and refuses a build of another contract major than the live host before asking the API', async () => {
+    expect(await release('release', 'signup', buildId, '--reason', 'first')).toMatchObject({ code: 0 });
+    hostMajor = 2;
+    try {
+      const refused = await release('canary', 'signup', buildId, '--percent', '20');
+      expect(refused.code).toBe(1);
+      expect(refused.err).toMatch(/contract major 1, but the live host .* is on contract major 2/);
+    } finally {
+      hostMajor = 1;
+    }
+    const history = await release('history', 'signup');
+    expect(history.code).toBe(0);
+    expect(history.out).toContain(`live ${buildId}`);
+    expect(history.out).toMatch(/1 +\S+ +release +[0-9a-f]{12} +tester +first/);
+  });
+
+  it('two racing releases: one wins, the other is told someone else moved the pointer', async () => {
+    const ids: string[] = [];
+    for (const name of ['second', 'third']) {
+      const dist = copyOfSignupDist(name);
+      cpSync(path.join(dist, 'assets', 'i18n', 'en.json'), path.join(dist, 'assets', 'i18n', `${name}.json`));
+      const published = await release('publish', 'signup', '--dist', dist);
+      expect(published.code).toBe(0);
+      ids.push(published.out.trim());
+    }
+    const runs = await Promise.all(ids.map((id) => release('release', 'signup', id)));
+    const codes = runs.map((run) => run.code).sort();
+    // Both may read the same revision (one 409), or one may read after the other committed (both pass).
+    if (codes[1] === 1) {
+      expect(codes).toEqual([0, 1]);
+      expect(runs.find((run) => run.code === 1)?.err).toMatch(/someone else changed it/);
+    } else expect(codes).toEqual([0, 0]);
+  });
+
+  it('usage errors exit 2; an unknown remote or build id is a usage error', async () => {
+    expect((await release()).code).toBe(2);
+    expect((await release('fly', 'signup')).code).toBe(2);
+    expect((await release('release', 'nope', buildId)).code).toBe(2);
+    expect((await release('release', 'signup', 'XYZ')).code).toBe(2);
+    expect((await release('canary', 'signup', buildId)).code).toBe(2);
+    const refused = await release('promote', 'signup');
+    expect(refused.code).toBe(1);
+    expect(refused.err).toMatch(/no canary to promote/);
+    const preview = await release('preview', 'signup', buildId);
+    expect(preview.out).toContain(`${hostUrl}/api/v1/releases/preview`);
+  });
+});

@@ -1,0 +1,114 @@
+import { Refusal } from './integrity';
+
+export interface Pointer {
+  readonly live: string;
+  readonly canary: string | null;
+  readonly canaryPercent: number;
+  readonly revision: number;
+  readonly updatedAt: string;
+}
+
+export interface Build {
+  readonly buildId: string;
+  readonly contractMajor: number;
+  readonly files: number;
+  readonly bytes: number;
+  readonly publishedAt: string;
+  readonly publishedBy: string;
+  readonly purgedAt: string | null;
+}
+
+export interface HistoryEntry {
+  readonly revision: number;
+  readonly action: string;
+  readonly buildId: string | null;
+  readonly previousLive: string | null;
+  readonly canaryPercent: number;
+  readonly contractMajor: number | null;
+  readonly actor: string;
+  readonly reason: string;
+  readonly at: string;
+}
+
+export interface RemoteState {
+  readonly pointer: Pointer | null;
+  readonly revision: number;
+  readonly builds: Build[];
+  readonly history: HistoryEntry[];
+}
+
+export interface ActionRequest {
+  readonly action: 'release' | 'canary' | 'promote' | 'abort' | 'rollback' | 'detach';
+  readonly buildId?: string;
+  readonly percent?: number;
+  readonly expectedRevision: number;
+  readonly actor: string;
+  readonly reason: string;
+}
+
+/** The API's release endpoints (api/openapi.yaml, tag releases), with the operator token. */
+export class ReleaseApi {
+  constructor(
+    private readonly baseUrl: string,
+    private readonly token: string,
+  ) {}
+
+  private async call<T>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
+    let response: Response;
+    try {
+      response = await fetch(`${this.baseUrl.replace(/\/$/, '')}/v1/releases${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${this.token}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(30_000),
+      });
+    } catch (error) {
+      throw new Refusal(`the release API at ${this.baseUrl} cannot be reached (${String(error)}); set SG_RELEASE_API`);
+    }
+    const text = await response.text();
+    let parsed: unknown;
+    try {
+      parsed = text === '' ? undefined : JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
+    if (response.status >= 400) {
+      const error = (parsed as { error?: { code?: string; message?: string } } | undefined)?.error;
+      throw new Refusal(
+        error?.message
+          ? `${error.message} (${response.status} ${error.code ?? ''})`
+          : `HTTP ${response.status} from ${path}`,
+      );
+    }
+    return { status: response.status, body: parsed as T };
+  }
+
+  async registerBuild(build: {
+    remote: string;
+    buildId: string;
+    contractMajor: number;
+    files: number;
+    bytes: number;
+    actor: string;
+  }): Promise<{ created: boolean }> {
+    const { status } = await this.call('POST', '/builds', build);
+    return { created: status === 201 };
+  }
+
+  async remote(remote: string, limit = 50): Promise<RemoteState> {
+    return (await this.call<RemoteState>('GET', `/remotes/${remote}?limit=${limit}`)).body;
+  }
+
+  async act(remote: string, request: ActionRequest): Promise<{ pointer: Pointer | null; revision: number }> {
+    return (
+      await this.call<{ pointer: Pointer | null; revision: number }>('POST', `/remotes/${remote}/actions`, request)
+    ).body;
+  }
+
+  async purge(remote: string, buildIds: readonly string[]): Promise<string[]> {
+    return (await this.call<{ purged: string[] }>('POST', `/remotes/${remote}/purge`, { buildIds })).body.purged;
+  }
+}

@@ -1,0 +1,311 @@
+import path from 'node:path';
+import { REMOTES, type RemoteApp } from '../remotes';
+import { ReleaseApi, type ActionRequest, type RemoteState } from './api-client';
+import { computeBuild } from './build-id';
+import { checkDist, Refusal } from './integrity';
+import { readOrCreateOperatorToken } from './operator-token';
+import { buildsToPurge } from './retention';
+import { buildStorePath, deleteBuild, storeBuild } from './store';
+
+/** A command line that cannot be understood (exit code 2, with the usage). */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+export const USAGE = `Usage: npm run release -- <command> [options]
+
+  publish <remote> [--dist <dir>] [--json]   check, store and register a build; prints its id
+  release <remote> <buildId>                 make a build live (clears any canary)
+  canary <remote> <buildId> --percent <1-100> serve a build to that share of visitors
+  promote <remote>                           make the canary live
+  abort <remote>                             drop the canary
+  rollback <remote> [--to <buildId>]         back to the previous live build (or the one named)
+  detach <remote>                            no pointer: pages get the remote's own image build
+  history <remote>                           the pointer and its history
+  preview <remote> <buildId>                 how to see a build in your own browser only
+
+Every command takes --reason <text> and --as <name> (default $USER).
+Environment: SG_RELEASE_API (http://127.0.0.1:3004), OPERATOR_TOKEN (else .data/operator-token),
+SG_BUILD_STORE (.data/builds), SG_HOST_URL (http://localhost:3000).
+Exit codes: 0 done, 1 refused (the reason on stderr), 2 usage.`;
+
+export interface ToolContext {
+  readonly repoRoot: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly out: (line: string) => void;
+  readonly err: (line: string) => void;
+  readonly now?: () => Date;
+}
+
+interface ParsedArgs {
+  readonly command: string;
+  readonly positional: string[];
+  readonly flags: Map<string, string>;
+  readonly json: boolean;
+}
+
+const VALUE_FLAGS = new Set(['dist', 'reason', 'as', 'percent', 'to']);
+const BUILD_ID = /^[0-9a-f]{12}$/;
+
+function parseArgs(argv: readonly string[]): ParsedArgs {
+  const positional: string[] = [];
+  const flags = new Map<string, string>();
+  let json = false;
+  for (let index = 0; index < argv.length; index += 1) {
+    const arg = argv[index] ?? '';
+    if (arg === '--json') json = true;
+    else if (arg.startsWith('--')) {
+      const [name = '', inline] = arg.slice(2).split(/=(.*)/s, 2);
+      if (!VALUE_FLAGS.has(name)) throw new UsageError(`unknown option --${name}`);
+      const value = inline ?? argv[++index];
+      if (value === undefined) throw new UsageError(`--${name} needs a value`);
+      flags.set(name, value);
+    } else positional.push(arg);
+  }
+  const [command = '', ...rest] = positional;
+  return { command, positional: rest, flags, json };
+}
+
+function remoteNamed(name: string | undefined): RemoteApp {
+  if (name === undefined) throw new UsageError('name a remote');
+  const remote = REMOTES.find((candidate) => candidate.name === name);
+  if (!remote)
+    throw new UsageError(`unknown remote "${name}": one of ${REMOTES.map((candidate) => candidate.name).join(', ')}`);
+  return remote;
+}
+
+function buildIdArg(value: string | undefined, what = 'build id'): string {
+  if (value === undefined) throw new UsageError(`name the ${what}`);
+  if (!BUILD_ID.test(value)) throw new UsageError(`"${value}" is not a build id (12 lower-case hex characters)`);
+  return value;
+}
+
+function expectArgs(args: ParsedArgs, count: number): void {
+  if (args.positional.length > count) throw new UsageError(`unexpected argument "${args.positional[count] ?? ''}"`);
+}
+
+/** The contract major of the host that is live, from the `build-info.json` its build emits. */
+async function liveHostContractMajor(hostUrl: string): Promise<number> {
+  const url = `${hostUrl.replace(/\/$/, '')}/build-info.json`;
+  let response: Response;
+  try {
+    response = await fetch(url, { signal: AbortSignal.timeout(10_000) });
+  } catch (error) {
+    throw new Refusal(`cannot read the live host's contract major from ${url} (${String(error)}); set SG_HOST_URL`);
+  }
+  const body = (await response.json().catch(() => undefined)) as { contractMajor?: unknown } | undefined;
+  if (!response.ok || typeof body?.contractMajor !== 'number')
+    throw new Refusal(`${url} answered ${response.status} without a contractMajor: is the host's build current?`);
+  return body.contractMajor;
+}
+
+function formatTable(rows: readonly (readonly string[])[]): string[] {
+  const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length))) ?? [];
+  return rows.map((row) =>
+    row
+      .map((cell, column) => cell.padEnd(widths[column] ?? 0))
+      .join('  ')
+      .trimEnd(),
+  );
+}
+
+/** Runs one command line; resolves with the exit code. */
+export async function runReleaseTool(argv: readonly string[], context: ToolContext): Promise<number> {
+  try {
+    return await run(parseArgs(argv), context);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      context.err(`release: ${error.message}\n\n${USAGE}`);
+      return 2;
+    }
+    if (error instanceof Refusal) {
+      context.err(`release: refused: ${error.message}`);
+      return 1;
+    }
+    throw error;
+  }
+}
+
+async function run(args: ParsedArgs, context: ToolContext): Promise<number> {
+  const { env, out } = context;
+  if (args.command === '' || args.command === 'help') {
+    out(USAGE);
+    return args.command === '' ? 2 : 0;
+  }
+  const token = env.OPERATOR_TOKEN || readOrCreateOperatorToken(context.repoRoot);
+  const api = new ReleaseApi(env.SG_RELEASE_API || 'http://127.0.0.1:3004', token);
+  const hostUrl = env.SG_HOST_URL || 'http://localhost:3000';
+  const actor = args.flags.get('as') || env.USER || 'unknown';
+  const reason = args.flags.get('reason') ?? '';
+  const remote = remoteNamed(args.positional[0]);
+
+  const act = async (request: Omit<ActionRequest, 'expectedRevision' | 'actor' | 'reason'>, state?: RemoteState) => {
+    // The revision read here is the one the API compares: if someone else moves the pointer in
+    // between, this action is refused (409) rather than silently undoing theirs.
+    const expectedRevision = (state ?? (await api.remote(remote.name))).revision;
+    const result = await api.act(remote.name, { ...request, expectedRevision, actor, reason });
+    const pointer = result.pointer;
+    if (args.json) out(JSON.stringify({ remote: remote.name, ...result }));
+    else if (pointer === null) out(`${remote.name}: detached (revision ${result.revision}): pages get its image build`);
+    else
+      out(
+        `${remote.name}: live ${pointer.live}` +
+          (pointer.canary === null ? '' : `, canary ${pointer.canary} at ${pointer.canaryPercent} %`) +
+          ` (revision ${result.revision})`,
+      );
+    return 0;
+  };
+
+  const checkContract = async (buildId: string, state: RemoteState) => {
+    const build = state.builds.find((candidate) => candidate.buildId === buildId && candidate.purgedAt === null);
+    if (!build)
+      throw new Refusal(`build ${buildId} of ${remote.name} is not published (or was purged): publish it first`);
+    const hostMajor = await liveHostContractMajor(hostUrl);
+    if (build.contractMajor !== hostMajor)
+      throw new Refusal(
+        `build ${buildId} of ${remote.name} was built for contract major ${build.contractMajor}, but the live host ` +
+          `(${hostUrl}) is on contract major ${hostMajor}: the host would refuse it. Release a host on major ` +
+          `${build.contractMajor} first, or rebuild ${remote.name} against major ${hostMajor}.`,
+      );
+  };
+
+  switch (args.command) {
+    case 'publish': {
+      expectArgs(args, 1);
+      return publish(remote, args, context, api, actor);
+    }
+    case 'release':
+    case 'canary': {
+      expectArgs(args, 2);
+      const buildId = buildIdArg(args.positional[1]);
+      let percent: number | undefined;
+      if (args.command === 'canary') {
+        const given = args.flags.get('percent');
+        if (given === undefined || !/^[0-9]{1,3}$/.test(given) || Number(given) < 1 || Number(given) > 100)
+          throw new UsageError('canary needs --percent <1-100>');
+        percent = Number(given);
+      }
+      const state = await api.remote(remote.name);
+      await checkContract(buildId, state);
+      return act({ action: args.command, buildId, ...(percent === undefined ? {} : { percent }) }, state);
+    }
+    case 'promote':
+    case 'abort':
+    case 'detach':
+      expectArgs(args, 1);
+      return act({ action: args.command });
+    case 'rollback': {
+      expectArgs(args, 1);
+      const to = args.flags.get('to');
+      return act({ action: 'rollback', ...(to === undefined ? {} : { buildId: buildIdArg(to, '--to build id') }) });
+    }
+    case 'history': {
+      expectArgs(args, 1);
+      const state = await api.remote(remote.name);
+      if (args.json) {
+        out(JSON.stringify(state));
+        return 0;
+      }
+      const pointer = state.pointer;
+      out(
+        pointer === null
+          ? `${remote.name}: no pointer (pages get its image build); revision ${state.revision}`
+          : `${remote.name}: live ${pointer.live}` +
+              (pointer.canary === null ? '' : `, canary ${pointer.canary} at ${pointer.canaryPercent} %`) +
+              `; revision ${pointer.revision}, ${pointer.updatedAt}`,
+      );
+      const rows = state.history.map((entry) => [
+        String(entry.revision),
+        entry.at,
+        entry.action,
+        entry.buildId ?? '',
+        entry.previousLive ?? '',
+        entry.action === 'canary' ? `${entry.canaryPercent} %` : '',
+        entry.actor,
+        entry.reason,
+      ]);
+      for (const line of formatTable([['rev', 'at', 'action', 'build', 'was live', 'canary', 'by', 'reason'], ...rows]))
+        out(line);
+      return 0;
+    }
+    case 'preview': {
+      expectArgs(args, 2);
+      const buildId = buildIdArg(args.positional[1]);
+      const state = await api.remote(remote.name);
+      if (!state.builds.some((build) => build.buildId === buildId && build.purgedAt === null))
+        throw new Refusal(`build ${buildId} of ${remote.name} is not published (or was purged): publish it first`);
+      const page = `${hostUrl.replace(/\/$/, '')}/api/v1/releases/preview`;
+      out(`To see ${remote.name} build ${buildId} in your own browser only (8 hours, or until you stop it):`);
+      out(`  1. open ${page}`);
+      out(`  2. enter remote "${remote.name}", build id "${buildId}" and the operator token`);
+      out(`     (OPERATOR_TOKEN, or the file .data/operator-token of the machine running the API)`);
+      out('  3. open the site in that browser; "Stop preview" on the same page ends it.');
+      return 0;
+    }
+    default:
+      throw new UsageError(`unknown command "${args.command}"`);
+  }
+}
+
+async function publish(
+  remote: RemoteApp,
+  args: ParsedArgs,
+  context: ToolContext,
+  api: ReleaseApi,
+  actor: string,
+): Promise<number> {
+  const dist = path.resolve(args.flags.get('dist') ?? path.join(context.repoRoot, remote.dir, 'dist'));
+  const { contractMajor } = checkDist(dist);
+  const content = computeBuild(dist);
+  const store = buildStorePath(context.repoRoot, context.env);
+  // Files first, then the registration: a registered build always has its files in the store.
+  const copied = storeBuild(store, remote.name, content.buildId, dist);
+  const { created } = await api.registerBuild({
+    remote: remote.name,
+    buildId: content.buildId,
+    contractMajor,
+    files: content.files.length,
+    bytes: content.bytes,
+    actor,
+  });
+  let purged: string[] = [];
+  try {
+    purged = await applyRetention(remote.name, api, store, context.now?.() ?? new Date());
+  } catch (error) {
+    // The build is published; retention runs again at the next publish.
+    if (!(error instanceof Refusal)) throw error;
+    context.err(`release: published, but old builds were not purged: ${error.message}`);
+  }
+  const summary = {
+    remote: remote.name,
+    buildId: content.buildId,
+    contractMajor,
+    files: content.files.length,
+    bytes: content.bytes,
+    copied,
+    registered: created ? 'created' : 'existing',
+    purged,
+  };
+  if (args.json) context.out(JSON.stringify(summary));
+  else {
+    context.err(
+      `${remote.name}: build ${content.buildId} (contract major ${contractMajor}, ${content.files.length} files, ` +
+        `${content.bytes} bytes) ${created ? 'published' : 'was already published'}` +
+        (purged.length > 0 ? `; purged ${purged.join(', ')}` : ''),
+    );
+    context.out(content.buildId);
+  }
+  return 0;
+}
+
+/** Purges what the retention policy does not keep: in the API first (so nothing points at it), then from the store. */
+async function applyRetention(remote: string, api: ReleaseApi, store: string, now: Date): Promise<string[]> {
+  const state = await api.remote(remote, 1000);
+  const alive = state.builds.filter((build) => build.purgedAt === null);
+  const purge = buildsToPurge({ pointer: state.pointer, builds: alive, history: state.history, now });
+  const purged = purge.length > 0 ? await api.purge(remote, purge) : [];
+  // Builds purged earlier whose files a failed run left behind, too.
+  const stale = state.builds.filter((build) => build.purgedAt !== null).map((build) => build.buildId);
+  for (const buildId of [...purged, ...stale]) deleteBuild(store, remote, buildId);
+  return purged;
+}
