@@ -12,6 +12,3 @@ export const LOCAL_PORTS: Topology = {
   api: 3004,
   ...(Object.fromEntries(REMOTES.map((remote) => [remote.name, remote.localPort])) as Record<RemoteName, number>),
 };
-
-/** The local build store (docs/releases.md): `<store>/<remote>/<build id>/`; SG_BUILD_STORE moves it. */
-export const BUILD_STORE = process.env.SG_BUILD_STORE ?? join(REPO_ROOT, '.data', 'builds');

@@ -7,16 +7,17 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { exitWithParent } from '../process/exit-with-parent';
+import { readOrCreateOperatorToken } from '../release/operator-token';
 import { REMOTES } from '../remotes';
 import { LOCAL_PORTS, REPO_ROOT } from './local-topology';
 
 const children: ChildProcess[] = [];
 
-function run(name: string, args: string[], cwd = REPO_ROOT) {
+function run(name: string, args: string[], cwd = REPO_ROOT, env: NodeJS.ProcessEnv = process.env) {
   const child = spawn(process.execPath, [...args, '--exit-with-parent'], {
     cwd,
     stdio: ['ignore', 'inherit', 'inherit'],
-    env: process.env,
+    env,
   });
   child.on('exit', (code, signal) => {
     if (!shuttingDown) {
@@ -50,7 +51,12 @@ process.on('SIGINT', () => shutdown(0));
 process.on('SIGTERM', () => shutdown(0));
 exitWithParent(() => shutdown(0));
 
-run('api', ['dist/main.js'], join(REPO_ROOT, 'api'));
+// The teams' token for releases and the field report (docs/releases.md): this checkout's own, kept
+// in .data/operator-token, which `npm run release` and `npm run telemetry` read too.
+run('api', ['dist/main.js'], join(REPO_ROOT, 'api'), {
+  ...process.env,
+  OPERATOR_TOKEN: process.env.OPERATOR_TOKEN ?? readOrCreateOperatorToken(REPO_ROOT),
+});
 for (const app of [...REMOTES.map((remote) => remote.name), 'host'])
   run(app, ['--import', 'tsx', join(__dirname, 'serve-app.ts'), app]);
 console.log(`Special Gift: open http://localhost:${LOCAL_PORTS.host} (Ctrl+C stops everything)`);

@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { REMOTES } from '../remotes';
 import { exitWithParent } from '../process/exit-with-parent';
-import { BUILD_STORE, LOCAL_PORTS, REPO_ROOT } from './local-topology';
+import { buildStorePath } from '../release/store';
+import { LOCAL_PORTS, REPO_ROOT } from './local-topology';
 import { localRuntimeConfig } from './runtime-config';
 import { startStaticServer } from './static-server';
 
@@ -27,7 +28,8 @@ void startStaticServer(
         root: join(REPO_ROOT, remote.dir, 'dist'),
         port,
         corsOrigin: `http://localhost:${LOCAL_PORTS.host}`,
-        builds: join(BUILD_STORE, remote.name),
+        // Its folder of the build store the release tool publishes into (docs/releases.md).
+        builds: join(buildStorePath(REPO_ROOT, process.env), remote.name),
       }
     : {
         root: join(REPO_ROOT, 'host', 'dist'),
