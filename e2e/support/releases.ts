@@ -34,7 +34,7 @@ export function publish(remote: string, dist: string): string {
 export async function releaseNow(remote: string, buildId: string): Promise<void> {
   const headers = { Authorization: `Bearer ${E2E_OPERATOR_TOKEN}`, 'Content-Type': 'application/json' };
   const state = (await (await fetch(`${API_URL}/v1/releases/remotes/${remote}`, { headers })).json()) as {
-    pointer: { revision: number } | null;
+    revision: number;
   };
   const response = await fetch(`${API_URL}/v1/releases/remotes/${remote}/actions`, {
     method: 'POST',
@@ -42,7 +42,7 @@ export async function releaseNow(remote: string, buildId: string): Promise<void>
     body: JSON.stringify({
       action: 'release',
       buildId,
-      expectedRevision: state.pointer?.revision ?? 0,
+      expectedRevision: state.revision,
       actor: 'e2e',
       reason: 'flip test',
     }),
