@@ -330,7 +330,7 @@ onPostgres('compare-and-swap across connections on postgres', () => {
     await database?.drop();
   });
 
-  it('two databases handles (two pools, as two replicas) racing on one revision: one wins, every time', async () => {
+  it('two database handles (two pools, as two replicas) racing on one revision: one wins, every time', async () => {
     const [one, two] = [await openDatabase(database.config), await openDatabase(database.config)];
     try {
       for (let round = 0; round < 10; round += 1) {
