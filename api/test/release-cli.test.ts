@@ -57,7 +57,10 @@ interface Run {
   readonly err: string;
 }
 
-async function release(...argv: string[]): Promise<Run> {
+async function runTool(
+  argv: readonly string[],
+  { env = {}, now }: { env?: Record<string, string>; now?: () => Date } = {},
+): Promise<Run> {
   const out: string[] = [];
   const err: string[] = [];
   const code = await runReleaseTool(argv, {
@@ -68,11 +71,46 @@ async function release(...argv: string[]): Promise<Run> {
       SG_BUILD_STORE: path.join(work, 'store'),
       SG_HOST_URL: hostUrl,
       USER: 'tester',
+      ...env,
     },
+    now,
     out: (line) => out.push(line),
     err: (line) => err.push(line),
   });
   return { code, out: out.join('\n'), err: err.join('\n') };
+}
+
+const release = (...argv: string[]) => runTool(argv);
+
+/** A proxy to the API that holds every action POST until `count` of them have arrived, then lets them all through. */
+async function actionGate(target: string, count: number): Promise<{ url: string; close: () => Promise<void> }> {
+  const held: Array<() => void> = [];
+  const proxy = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const forward = () => {
+        const headers = Object.fromEntries(
+          Object.entries(req.headers).filter(
+            (entry): entry is [string, string] => typeof entry[1] === 'string' && entry[0] !== 'host',
+          ),
+        );
+        const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined;
+        void fetch(`${target}${req.url ?? '/'}`, { method: req.method, headers, body }).then(async (response) => {
+          res.writeHead(response.status, { 'content-type': response.headers.get('content-type') ?? 'text/plain' });
+          res.end(Buffer.from(await response.arrayBuffer()));
+        });
+      };
+      if (req.method !== 'POST' || !req.url?.endsWith('/actions')) return forward();
+      held.push(forward);
+      if (held.length === count) for (const pass of held.splice(0)) pass();
+    });
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+    close: () => new Promise((resolve) => proxy.close(() => resolve())),
+  };
 }
 
 /** A copy of the real build to alter; `change` edits it. */
@@ -137,13 +175,17 @@ describe('npm run release', () => {
       expect(published.code).toBe(0);
       ids.push(published.out.trim());
     }
-    const runs = await Promise.all(ids.map((id) => release('release', 'signup', id)));
-    const codes = runs.map((run) => run.code).sort();
-    // Both may read the same revision (one 409), or one may read after the other committed (both pass).
-    if (codes[1] === 1) {
-      expect(codes).toEqual([0, 1]);
-      expect(runs.find((run) => run.code === 1)?.err).toMatch(/someone else changed it/);
-    } else expect(codes).toEqual([0, 0]);
+    // Both tools read the revision before either posts: a proxy holds each action until both arrived.
+    const gate = await actionGate(api.baseUrl, 2);
+    try {
+      const runs = await Promise.all(
+        ids.map((id) => runTool(['release', 'signup', id], { env: { SG_RELEASE_API: gate.url } })),
+      );
+      expect(runs.map((run) => run.code).sort()).toEqual([0, 1]);
+      expect(runs.find((run) => run.code === 1)?.err).toMatch(/at revision \d+, not \d+ as expected: someone else/);
+    } finally {
+      await gate.close();
+    }
   });
 
   it('usage errors exit 2; an unknown remote or build id is a usage error', async () => {
@@ -157,5 +199,27 @@ describe('npm run release', () => {
     expect(refused.err).toMatch(/no canary to promote/);
     const preview = await release('preview', 'signup', buildId);
     expect(preview.out).toContain(`${hostUrl}/api/v1/releases/preview`);
+  });
+
+  it('publishing applies retention: keeps the live build and the last 10 that were live, purges the rest', async () => {
+    const before = (await runTool(['history', 'signup', '--json'])).out;
+    const earlier = (JSON.parse(before) as { builds: Array<{ buildId: string }> }).builds.map((build) => build.buildId);
+    const versions: string[] = [];
+    for (let version = 1; version <= 12; version += 1) {
+      const dist = copyOfSignupDist(`v${version}`);
+      cpSync(path.join(dist, 'assets', 'i18n', 'en.json'), path.join(dist, 'assets', 'i18n', `v${version}.json`));
+      const published = await release('publish', 'signup', '--dist', dist);
+      versions.push(published.out.trim());
+      expect((await release('release', 'signup', versions[versions.length - 1] ?? '')).code).toBe(0);
+    }
+    // A month later, the live build published again (nothing new): only retention has work to do.
+    const later = await runTool(['publish', 'signup', '--dist', path.join(work, 'v12'), '--json'], {
+      now: () => new Date(Date.now() + 30 * 24 * 3600_000),
+    });
+    expect(later.code).toBe(0);
+    const { purged } = JSON.parse(later.out) as { purged: string[] };
+    expect(purged.sort()).toEqual([...earlier, versions[0], versions[1]].sort());
+    const stored = readdirSync(path.join(work, 'store', 'signup')).sort();
+    expect(stored).toEqual(versions.slice(2).sort());
   });
 });

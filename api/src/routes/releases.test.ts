@@ -6,7 +6,7 @@ import { createApp } from '../app';
 import type { Database } from '../db/database';
 import { openDatabase } from '../db/open-database';
 import { createApiServer } from '../http/protocol-errors';
-import { applyAction, previousLiveBuild, registerBuild } from '../db/release-repository';
+import { applyAction, previousLiveBuild, purgeBuilds, registerBuild } from '../db/release-repository';
 import { previewKey, signPreview } from '../http/operator-auth';
 import { buildsForBucket, POINTER_MEMO_MS, sgBuildsHeader } from './releases';
 
@@ -330,7 +330,7 @@ onPostgres('compare-and-swap across connections on postgres', () => {
     await database?.drop();
   });
 
-  it('two databases handles (two pools, as two replicas) racing on one revision: one wins, every time', async () => {
+  it('two database handles (two pools, as two replicas) racing on one revision: one wins, every time', async () => {
     const [one, two] = [await openDatabase(database.config), await openDatabase(database.config)];
     try {
       for (let round = 0; round < 10; round += 1) {
@@ -363,6 +363,37 @@ onPostgres('compare-and-swap across connections on postgres', () => {
           ),
         );
         expect(next.filter((outcome) => 'ok' in outcome)).toHaveLength(1);
+      }
+    } finally {
+      await one.close();
+      await two.close();
+    }
+  });
+
+  it('a purge racing a release of the same build: never a pointer to a purged build', async () => {
+    const [one, two] = [await openDatabase(database.config), await openDatabase(database.config)];
+    try {
+      for (let round = 0; round < 10; round += 1) {
+        const remote = `purge-race-${round}`;
+        const buildId = freshBuildId();
+        await registerBuild(one, { remote, buildId, contractMajor: 1, files: 1, bytes: 1, publishedBy: 't' });
+        const [released, purged] = await Promise.all([
+          applyAction(one, 'production', remote, {
+            action: 'release',
+            buildId,
+            expectedRevision: 0,
+            actor: 't',
+            reason: '',
+          }),
+          purgeBuilds(two, remote, [buildId]),
+        ]);
+        // Exactly one of them happened, whichever came first.
+        expect(['ok' in released, 'ok' in purged].filter(Boolean)).toHaveLength(1);
+        const dangling = await one.query(
+          `SELECT 1 FROM release_pointers p JOIN release_builds b ON b.remote = p.remote AND b.build_id = p.live_build
+           WHERE b.purged_at IS NOT NULL`,
+        );
+        expect(dangling.rows).toEqual([]);
       }
     } finally {
       await one.close();
