@@ -165,6 +165,8 @@ export function renderReleaseSnapshot(): string {
     'error_page 400 401 403 404 405 408 410 429 500 502 503 504 = @sg_no_snapshot;',
     'proxy_cache sg_fragments;',
     `proxy_cache_key "snapshot|$sg_bucket|$cookie_${RELEASE_SNAPSHOT.previewCookie}";`,
+    "# The API's `Vary: Cookie` would keep one copy per visitor: the key names the only cookie that counts.",
+    'proxy_ignore_headers Vary;',
     `proxy_cache_valid 200 ${FRAGMENT_CACHE_SECONDS}s;`,
     'proxy_cache_lock on;',
     `proxy_cache_lock_timeout ${bound};`,

@@ -106,7 +106,7 @@ function answerProxyError(_error: Error, _req: IncomingMessage, res: ServerRespo
 
 /** Files that must be revalidated on every load so a redeploy is picked up at once. */
 const REVALIDATE =
-  /(^|\/)(index\.html|page\.shtml|mf-manifest\.json|mf-stats\.json|remoteEntry\.js|config\.json)$|\/assets\/i18n\//;
+  /(^|\/)(index\.html|page\.shtml|mf-manifest\.json|mf-stats\.json|remoteEntry\.js|config\.json|build-info\.json)$|\/assets\/i18n\//;
 const HASHED = /\.[0-9a-f]{8}\.(js|css)$/;
 
 /**
