@@ -36,7 +36,6 @@ export const API_ERROR_CODES = [
   'invalid_telemetry',
   'internal_error',
   // Releases (operator endpoints, docs/releases.md).
-  'unauthorized',
   'releases_disabled',
   'invalid_release_request',
   'unknown_build',
