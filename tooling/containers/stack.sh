@@ -36,6 +36,9 @@ done < <(node -e 'for (const r of require("./tooling/remotes.json")) console.log
 export SG_SIGN_UP_RATE_PER_MINUTE=600000 SG_SIGN_UPS_PER_MINUTE=600000
 POSTGRES_PASSWORD="stack-$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')"
 export POSTGRES_PASSWORD
+# The teams' token for releases and the report (docs/releases.md): the release test publishes and releases.
+SG_OPERATOR_TOKEN="stack-operator-$(od -An -N24 -tx1 /dev/urandom | tr -d ' \n')"
+export SG_OPERATOR_TOKEN
 
 cleanup() {
   local status=$?
