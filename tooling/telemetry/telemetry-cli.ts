@@ -1,13 +1,13 @@
 /**
  * `npm run telemetry -- report [--window 1h|1d] [--remote x]`: the telemetry report as tables.
- * `npm run telemetry -- verdict <remote> --canary <buildId> --baseline <buildId> [--window 1h|1d]`:
+ * `npm run telemetry -- verdict <remote> [--canary <buildId> --baseline <buildId>] [--window 1h|1d] [--act yes]`:
  * promote, hold or roll back, with the figures (rule: shared/src/telemetry/verdict.ts, docs/telemetry.md).
+ * Without the builds, the remote's release pointer names them (its canary, its live build). With
+ * `--act yes`, a roll back verdict aborts the canary at once (everyone back on the live build).
  * Reads the API at SG_RELEASE_API (default http://127.0.0.1:3004) with the operator token from
  * OPERATOR_TOKEN or the file .data/operator-token. Exit code: 0, or 1 for an error; `verdict` exits
  * 0 for promote, 2 for hold and 3 for roll back, so a pipeline can act on it.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import {
   BUILD_ID,
   canaryVerdict,
@@ -17,20 +17,19 @@ import {
   type ReportWindow,
   type TelemetryReport,
 } from '@special-gift/shared/telemetry';
+import { ReleaseApi } from '../release/api-client';
+import { readOrCreateOperatorToken } from '../release/operator-token';
 import { REPO_ROOT } from '../serve/local-topology';
 
 const USAGE = `Usage:
   npm run telemetry -- report [--window 1h|1d] [--remote <remote>]
-  npm run telemetry -- verdict <remote> --canary <buildId> --baseline <buildId> [--window 1h|1d]`;
+  npm run telemetry -- verdict <remote> [--canary <buildId> --baseline <buildId>] [--window 1h|1d] [--act yes]`;
 
-export function readToken(env: NodeJS.ProcessEnv, root = REPO_ROOT): string {
-  if (env.OPERATOR_TOKEN) return env.OPERATOR_TOKEN;
-  try {
-    return readFileSync(join(root, '.data', 'operator-token'), 'utf8').trim();
-  } catch {
-    throw new Error('No operator token: set OPERATOR_TOKEN or write it to .data/operator-token.');
-  }
-}
+/** The operator token: OPERATOR_TOKEN, else this checkout's (the one `npm run up` gives the API). */
+export const readToken = (env: NodeJS.ProcessEnv, root = REPO_ROOT): string =>
+  env.OPERATOR_TOKEN || readOrCreateOperatorToken(root);
+
+const apiBase = () => (process.env.SG_RELEASE_API ?? 'http://127.0.0.1:3004').replace(/\/$/, '');
 
 export function parseArgs(args: readonly string[]): {
   command: string;
@@ -53,7 +52,7 @@ export function parseArgs(args: readonly string[]): {
 }
 
 async function fetchReport(window: ReportWindow, remote: string | undefined): Promise<TelemetryReport> {
-  const base = (process.env.SG_RELEASE_API ?? 'http://127.0.0.1:3004').replace(/\/$/, '');
+  const base = apiBase();
   const query = new URLSearchParams({ window, ...(remote ? { remote } : {}) });
   const response = await fetch(`${base}/v1/telemetry/report?${query.toString()}`, {
     headers: { authorization: `Bearer ${readToken(process.env)}` },
@@ -118,7 +117,7 @@ function arm(build: string, found: BuildReport | undefined): ArmFigures {
 
 const EXIT_CODES = { promote: 0, hold: 2, 'roll back': 3 } as const;
 
-async function main(args: readonly string[]): Promise<number> {
+export async function main(args: readonly string[]): Promise<number> {
   const { command, positional, options } = parseArgs(args);
   const window = options.window ?? '1h';
   if (!(REPORT_WINDOWS as readonly string[]).includes(window)) throw new Error(`--window must be 1h or 1d.\n${USAGE}`);
@@ -128,8 +127,16 @@ async function main(args: readonly string[]): Promise<number> {
   }
   if (command === 'verdict') {
     const [remote] = positional;
-    const { canary, baseline } = options;
-    if (!remote || !canary || !baseline) throw new Error(USAGE);
+    if (!remote) throw new Error(USAGE);
+    const releases = new ReleaseApi(apiBase(), readToken(process.env));
+    let { canary, baseline } = options;
+    if (!canary || !baseline) {
+      // The arms of the canary under way: the pointer's canary against its live build.
+      const { pointer } = await releases.remote(remote, 1);
+      canary ??= pointer?.canary ?? undefined;
+      baseline ??= pointer?.live;
+      if (!canary || !baseline) throw new Error(`${remote} has no canary under way: name --canary and --baseline.`);
+    }
     for (const build of [canary, baseline]) {
       if (!BUILD_ID.test(build)) throw new Error(`${build} is not a build id (12 hex digits, or image).`);
     }
@@ -161,6 +168,18 @@ async function main(args: readonly string[]): Promise<number> {
     );
     console.log(`\n${verdict.decision.toUpperCase()} (${remote}, last ${window})`);
     for (const reason of verdict.reasons) console.log(`- ${reason}`);
+    if (options.act === 'yes' && verdict.decision === 'roll back') {
+      // Only the canary this verdict judged: if the pointer moved meanwhile, the revision check refuses.
+      const state = await releases.remote(remote, 1);
+      if (state.pointer?.canary !== canary) throw new Error(`${remote}'s canary is no longer ${canary}: nothing done.`);
+      await releases.act(remote, {
+        action: 'abort',
+        expectedRevision: state.revision,
+        actor: 'telemetry verdict',
+        reason: verdict.reasons.join('; ').slice(0, 500),
+      });
+      console.log(`Aborted ${remote}'s canary ${canary}: every visitor is back on ${baseline}.`);
+    }
     return EXIT_CODES[verdict.decision];
   }
   throw new Error(USAGE);

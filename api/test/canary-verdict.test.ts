@@ -1,0 +1,118 @@
+// The canary verdict end to end: releases and telemetry in the real API (in-process), the verdict
+// command of tooling/telemetry reading both. A canary build with an injected failure rate is rolled
+// back by the verdict itself (`--act yes`): its pointer's canary is aborted.
+import { MIN_SESSIONS_PER_ARM } from '@special-gift/shared/telemetry';
+import { main as telemetryCommand } from '../../tooling/telemetry/telemetry-cli';
+import type * as NativePglite from './support/native-pglite';
+import { startTestServer, type TestServer } from './support/test-server';
+
+jest.mock('@electric-sql/pglite', () =>
+  jest.requireActual<typeof NativePglite>('./support/native-pglite').loadPgliteNatively(),
+);
+jest.setTimeout(120_000);
+
+const TOKEN = 'verdict-test-operator-token-0123456789';
+const LIVE = 'aaaaaaaaaaa1';
+const CANARY = 'bbbbbbbbbbb2';
+const SESSIONS = MIN_SESSIONS_PER_ARM + 40;
+
+let api: TestServer;
+const env = { ...process.env };
+
+beforeAll(async () => {
+  api = await startTestServer({ operatorToken: TOKEN, telemetryBatchesPerMinute: 0 });
+  Object.assign(process.env, { SG_RELEASE_API: api.baseUrl, OPERATOR_TOKEN: TOKEN });
+});
+afterAll(async () => {
+  process.env = env;
+  await api.close();
+});
+
+async function call(method: string, path: string, body?: unknown): Promise<Response> {
+  const response = await fetch(`${api.baseUrl}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (response.status >= 400) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+  return response;
+}
+const revision = async () =>
+  ((await (await call('GET', '/v1/releases/remotes/signup')).json()) as { revision: number }).revision;
+const act = async (action: string, extra: Record<string, unknown> = {}) =>
+  call('POST', '/v1/releases/remotes/signup/actions', {
+    action,
+    expectedRevision: await revision(),
+    actor: 'test',
+    reason: 'verdict test',
+    ...extra,
+  });
+
+/** `sessions` page views of /sign-up on `build`, the first `failing` of them with a load failure. */
+async function pageViews(build: string, sessions: number, failing: number): Promise<void> {
+  for (let i = 0; i < sessions; i += 1) {
+    const events: unknown[] = [
+      { type: 'vital', name: 'LCP', value: 1200, remote: 'signup', t: 1300 },
+      { type: 'vital', name: 'INP', value: 80, remote: 'signup', t: 5000 },
+    ];
+    if (i < failing)
+      events.push({ type: 'load_failure', remote: 'signup', phase: 'lazy_chunk', kind: 'network', t: 4000 });
+    const response = await fetch(`${api.baseUrl}/v1/telemetry`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain;charset=UTF-8' },
+      body: JSON.stringify({
+        v: 1,
+        route: '/sign-up',
+        device: 'phone',
+        builds: { intro: 'image', signup: build, thankyou: 'image' },
+        events,
+      }),
+    });
+    expect(response.status).toBe(202);
+  }
+}
+
+async function reportedSessions(build: string): Promise<number> {
+  const report = (await (await call('GET', '/v1/telemetry/report?window=1h&remote=signup')).json()) as {
+    remotes: Array<{ remote: string; builds: Array<{ build: string; sessions: number }> }>;
+  };
+  return report.remotes.find((r) => r.remote === 'signup')?.builds.find((b) => b.build === build)?.sessions ?? 0;
+}
+
+it('holds without enough sessions, then rolls a failing canary back by itself', async () => {
+  for (const buildId of [LIVE, CANARY])
+    await call('POST', '/v1/releases/builds', {
+      remote: 'signup',
+      buildId,
+      contractMajor: 1,
+      files: 9,
+      bytes: 9000,
+      actor: 'test',
+    });
+  await act('release', { buildId: LIVE });
+  await act('canary', { buildId: CANARY, percent: 20 });
+  const log = jest.spyOn(console, 'log').mockImplementation(() => undefined);
+  try {
+    // No field data yet: the arms come from the pointer, and there is nothing to judge.
+    expect(await telemetryCommand(['verdict', 'signup', '--act', 'yes'])).toBe(2);
+
+    // The baseline fails 1 % of its page views, the canary 6 %.
+    await pageViews(LIVE, SESSIONS, Math.round(SESSIONS * 0.01));
+    await pageViews(CANARY, SESSIONS, Math.round(SESSIONS * 0.06));
+    await api.telemetry.flush(); // the test server writes its buffer on demand
+    expect(await reportedSessions(CANARY)).toBe(SESSIONS);
+
+    expect(await telemetryCommand(['verdict', 'signup', '--act', 'yes'])).toBe(3);
+    const printed = log.mock.calls.map((args) => args.join(' ')).join('\n');
+    expect(printed).toContain('ROLL BACK');
+    expect(printed).toContain(`Aborted signup's canary ${CANARY}`);
+  } finally {
+    log.mockRestore();
+  }
+  const state = (await (await call('GET', '/v1/releases/remotes/signup')).json()) as {
+    pointer: { live: string; canary: string | null };
+    history: Array<{ action: string; actor: string }>;
+  };
+  expect(state.pointer).toMatchObject({ live: LIVE, canary: null });
+  expect(state.history[0]).toMatchObject({ action: 'abort', actor: 'telemetry verdict' });
+});
