@@ -256,7 +256,7 @@ test("a canary at 20 % reaches its share of 200 fresh browsers, sticky on reload
   );
   await theirPage.goto('http://third-party.test/');
   expect((await posted).status(), 'the form post is refused').toBe(403);
-  await theirPage.waitForLoadState();
+  await theirPage.waitForURL(`${HOST_URL}/api/v1/releases/preview`); // the refusal's page, shown
   await theirPage.goto(`${HOST_URL}/sign-up`);
   expect((await pageBuilds(theirPage)).signup, 'a third party cannot turn a preview on').toBe(buildA);
   expect(
