@@ -48,7 +48,8 @@ export function regionLines(region: string, remotes: readonly RemoteEntry[]): st
         '    default "";',
         // crossorigin: the runtime fetches entries with CORS (host/src/services/remotes), and a preload must match.
         ...remotes.map(
-          (remote) => `    ${remote.name} "<$${entryVariable(remote)}>; rel=preload; as=script; crossorigin=anonymous";`,
+          (remote) =>
+            `    ${remote.name} "<$${entryVariable(remote)}>; rel=preload; as=script; crossorigin=anonymous";`,
         ),
         '}',
         ...remotes.flatMap((remote) => [

@@ -113,7 +113,11 @@ describe('CardScanner without its decoder', () => {
   afterEach(() => jest.restoreAllMocks());
 
   it.each([
-    ['a decoder whose code is missing', Object.assign(new Error('Loading chunk 3 failed.'), { name: 'ChunkLoadError' }), { kind: 'not_loaded' }],
+    [
+      'a decoder whose code is missing',
+      Object.assign(new Error('Loading chunk 3 failed.'), { name: 'ChunkLoadError' }),
+      { kind: 'not_loaded' },
+    ],
     ['a decoder that fails otherwise', new Error('no 2D canvas'), { kind: 'camera_problem', problem: 'failed' }],
   ])('reports %s (so the user is told to type the code) and releases the camera', async (_case, error, outcome) => {
     const camera = createFakeCamera();

@@ -5,9 +5,9 @@ describe('isMissingCodeError', () => {
     expect(isMissingCodeError(Object.assign(new Error('Loading chunk 12 failed.'), { name: 'ChunkLoadError' }))).toBe(
       true,
     );
-    expect(isMissingCodeError(Object.assign(new Error('Loading CSS chunk 12 failed.'), { code: 'CSS_CHUNK_LOAD_FAILED' }))).toBe(
-      true,
-    );
+    expect(
+      isMissingCodeError(Object.assign(new Error('Loading CSS chunk 12 failed.'), { code: 'CSS_CHUNK_LOAD_FAILED' })),
+    ).toBe(true);
   });
 
   it('leaves every other failure alone', () => {

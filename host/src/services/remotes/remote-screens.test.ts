@@ -52,7 +52,7 @@ describe('createRemoteScreens', () => {
       expect.objectContaining({ name: 'special-gift:yield-between-load-steps' }),
       expect.objectContaining({ name: 'special-gift:cors-entry-scripts' }),
     ]);
-    const [, cors] = registerPlugins.mock.calls[0]?.[0] as Array<{
+    const [, cors] = registerPlugins.mock.calls[0]?.[0] as unknown as Array<{
       createScript: (info: { url: string }) => HTMLScriptElement;
     }>;
     const script = cors?.createScript({ url: 'http://localhost:3001/remoteEntry.js' });
