@@ -29,8 +29,8 @@ import { PREVIEW_PAGE_HTML, PREVIEW_PAGE_SCRIPT } from './release-preview-page';
 const REMOTE_NAME = /^[a-z][a-z0-9-]{0,31}$/;
 const BUILD_ID = /^[0-9a-f]{12}$/;
 export const BUCKET_COOKIE = 'sg_bucket';
-/** A release shows on new pages within 2 s: this memo, plus the 1 s the host's nginx caches the snapshot. */
-export const POINTER_MEMO_MS = 250;
+/** A release shows on new pages within 2 s: this memo, plus at most 1 s the host's nginx caches the snapshot (it counts whole seconds: an entry expires at the next second boundary after 1 s at the latest). */
+export const POINTER_MEMO_MS = 100;
 const HISTORY_LIMIT = 50;
 
 export interface ReleaseRouteOptions {
