@@ -101,7 +101,7 @@ export function renderCompositionMaps(remotes: readonly RemoteEntry[] = readRemo
  * A proxied request to a remote within the bound and through the short cache; a failure of any
  * kind becomes @sg_no_fragment (an empty 204). Shared by fragments and the screens' files.
  */
-function boundedProxyLines(): string[] {
+function boundedProxyLines({ fallback = '@sg_no_fragment', stale = 'updating' } = {}): string[] {
   const bound = `${FRAGMENT_TIMEOUT_MS}ms`;
   return [
     'proxy_http_version 1.1;',
@@ -110,12 +110,12 @@ function boundedProxyLines(): string[] {
     `proxy_send_timeout ${bound};`,
     `proxy_read_timeout ${bound};`,
     'proxy_intercept_errors on;',
-    'error_page 400 403 404 405 408 410 500 502 503 504 = @sg_no_fragment;',
+    `error_page 400 401 403 404 405 408 410 429 500 502 503 504 = ${fallback};`,
     'proxy_cache sg_fragments;',
     `proxy_cache_valid 200 ${FRAGMENT_CACHE_SECONDS}s;`,
     'proxy_cache_lock on;',
     `proxy_cache_lock_timeout ${bound};`,
-    'proxy_cache_use_stale updating;',
+    `proxy_cache_use_stale ${stale};`,
   ];
 }
 
@@ -149,29 +149,20 @@ export function renderScreenFilesProxy(): string {
  * preview; an API that fails or is slow leaves the last snapshot in use, or none: the remotes' own builds.
  */
 export function renderReleaseSnapshot(): string {
-  const bound = `${FRAGMENT_TIMEOUT_MS}ms`;
   return [
     GENERATED,
     'internal;',
     'proxy_pass_request_body off;',
     'proxy_set_header Content-Length "";',
     'proxy_set_header Accept-Encoding "";',
-    'proxy_http_version 1.1;',
-    'proxy_set_header Connection "";',
-    `proxy_connect_timeout ${bound};`,
-    `proxy_send_timeout ${bound};`,
-    `proxy_read_timeout ${bound};`,
-    'proxy_intercept_errors on;',
-    'error_page 400 401 403 404 405 408 410 429 500 502 503 504 = @sg_no_snapshot;',
-    'proxy_cache sg_fragments;',
+    // The API down or slow: the last snapshot this server saw (kept while pages ask for it).
+    ...boundedProxyLines({
+      fallback: '@sg_no_snapshot',
+      stale: 'error timeout updating http_500 http_502 http_503 http_504',
+    }),
     `proxy_cache_key "snapshot|$sg_bucket|$cookie_${RELEASE_SNAPSHOT.previewCookie}";`,
     "# The API's `Vary: Cookie` would keep one copy per visitor: the key names the only cookie that counts.",
     'proxy_ignore_headers Vary;',
-    `proxy_cache_valid 200 ${FRAGMENT_CACHE_SECONDS}s;`,
-    'proxy_cache_lock on;',
-    `proxy_cache_lock_timeout ${bound};`,
-    '# The API down or slow: the last snapshot this server saw (kept while pages ask for it).',
-    'proxy_cache_use_stale error timeout updating http_500 http_502 http_503 http_504;',
     '',
   ].join('\n');
 }

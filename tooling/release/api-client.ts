@@ -1,34 +1,16 @@
+import type {
+  PublishedBuild,
+  ReleaseActionRequest,
+  ReleaseHistoryEntry,
+  ReleasePointer,
+} from '@special-gift/shared/api';
 import { Refusal } from './integrity';
 
-export interface Pointer {
-  readonly live: string;
-  readonly canary: string | null;
-  readonly canaryPercent: number;
-  readonly revision: number;
-  readonly updatedAt: string;
-}
-
-export interface Build {
-  readonly buildId: string;
-  readonly contractMajor: number;
-  readonly files: number;
-  readonly bytes: number;
-  readonly publishedAt: string;
-  readonly publishedBy: string;
-  readonly purgedAt: string | null;
-}
-
-export interface HistoryEntry {
-  readonly revision: number;
-  readonly action: string;
-  readonly buildId: string | null;
-  readonly previousLive: string | null;
-  readonly canaryPercent: number;
-  readonly contractMajor: number | null;
-  readonly actor: string;
-  readonly reason: string;
-  readonly at: string;
-}
+export type Pointer = ReleasePointer;
+/** A build as the remote's state lists it. */
+export type Build = Omit<PublishedBuild, 'remote'>;
+export type HistoryEntry = ReleaseHistoryEntry;
+export type ActionRequest = ReleaseActionRequest;
 
 export interface RemoteState {
   readonly pointer: Pointer | null;
@@ -37,16 +19,6 @@ export interface RemoteState {
   readonly history: HistoryEntry[];
 }
 
-export interface ActionRequest {
-  readonly action: 'release' | 'canary' | 'promote' | 'abort' | 'rollback' | 'detach';
-  readonly buildId?: string;
-  readonly percent?: number;
-  readonly expectedRevision: number;
-  readonly actor: string;
-  readonly reason: string;
-}
-
-/** The API's release endpoints (api/openapi.yaml, tag releases), with the operator token. */
 export class ReleaseApi {
   constructor(
     private readonly baseUrl: string,

@@ -1,42 +1,17 @@
+import type {
+  PublishedBuild,
+  ReleaseAction,
+  ReleaseActionRequest,
+  ReleaseHistoryEntry,
+  ReleasePointer,
+} from '@special-gift/shared/api';
 import type { Database, Queryable } from './database';
 import { toIsoTimestamp } from './timestamp';
 
-/** What moves a pointer (docs/releases.md); `detach` deletes it. */
-export const RELEASE_ACTIONS = ['release', 'canary', 'promote', 'abort', 'rollback', 'detach'] as const;
-export type ReleaseAction = (typeof RELEASE_ACTIONS)[number];
+export { RELEASE_ACTIONS, type PublishedBuild, type ReleaseAction } from '@special-gift/shared/api';
+export type Pointer = ReleasePointer;
+export type HistoryEntry = ReleaseHistoryEntry;
 
-export interface PublishedBuild {
-  readonly remote: string;
-  readonly buildId: string;
-  readonly contractMajor: number;
-  readonly files: number;
-  readonly bytes: number;
-  readonly publishedAt: string;
-  readonly publishedBy: string;
-  readonly purgedAt: string | null;
-}
-
-export interface Pointer {
-  readonly live: string;
-  readonly canary: string | null;
-  readonly canaryPercent: number;
-  readonly revision: number;
-  readonly updatedAt: string;
-}
-
-export interface HistoryEntry {
-  readonly revision: number;
-  readonly action: ReleaseAction;
-  readonly buildId: string | null;
-  readonly previousLive: string | null;
-  readonly canaryPercent: number;
-  readonly contractMajor: number | null;
-  readonly actor: string;
-  readonly reason: string;
-  readonly at: string;
-}
-
-/** A pointer as the snapshot reads it: the few columns it needs, for every remote at once. */
 export interface PointerRow {
   readonly remote: string;
   readonly live: string;
@@ -53,14 +28,7 @@ export type ActionRefusal =
 export type ActionOutcome =
   { readonly ok: true; readonly pointer: Pointer | null; readonly revision: number } | ActionRefusal;
 
-export interface ActionInput {
-  readonly action: ReleaseAction;
-  readonly buildId?: string;
-  readonly percent?: number;
-  readonly expectedRevision: number;
-  readonly actor: string;
-  readonly reason: string;
-}
+export type ActionInput = ReleaseActionRequest;
 
 interface BuildRow {
   remote: string;

@@ -96,3 +96,12 @@ export const EVERY_PROPERTY_LISTED: [
 ] extends [never, never]
   ? true
   : never = true;
+
+export {
+  RELEASE_ACTIONS,
+  type PublishedBuild,
+  type ReleaseAction,
+  type ReleaseActionRequest,
+  type ReleaseHistoryEntry,
+  type ReleasePointer,
+} from './releases';

@@ -1,0 +1,51 @@
+// The release endpoints' wire contract (docs/releases.md): what the API answers and the release
+// tool reads; api/openapi.yaml documents the same shapes.
+
+/** What moves a pointer; `detach` deletes it. */
+export const RELEASE_ACTIONS = ['release', 'canary', 'promote', 'abort', 'rollback', 'detach'] as const;
+export type ReleaseAction = (typeof RELEASE_ACTIONS)[number];
+
+/** A published build of a remote: the same for every environment. */
+export interface PublishedBuild {
+  readonly remote: string;
+  readonly buildId: string;
+  readonly contractMajor: number;
+  readonly files: number;
+  readonly bytes: number;
+  readonly publishedAt: string;
+  readonly publishedBy: string;
+  /** Set once its files left the store: it can never be pointed at again. */
+  readonly purgedAt: string | null;
+}
+
+/** Which build of a remote pages get in one environment. */
+export interface ReleasePointer {
+  readonly live: string;
+  readonly canary: string | null;
+  readonly canaryPercent: number;
+  readonly revision: number;
+  readonly updatedAt: string;
+}
+
+/** One move of a pointer, with who and why. */
+export interface ReleaseHistoryEntry {
+  readonly revision: number;
+  readonly action: ReleaseAction;
+  readonly buildId: string | null;
+  readonly previousLive: string | null;
+  readonly canaryPercent: number;
+  readonly contractMajor: number | null;
+  readonly actor: string;
+  readonly reason: string;
+  readonly at: string;
+}
+
+/** `POST /v1/releases/remotes/{remote}/actions`: compare-and-swap on `expectedRevision`. */
+export interface ReleaseActionRequest {
+  readonly action: ReleaseAction;
+  readonly buildId?: string;
+  readonly percent?: number;
+  readonly expectedRevision: number;
+  readonly actor: string;
+  readonly reason: string;
+}
