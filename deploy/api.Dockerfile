@@ -20,8 +20,10 @@ RUN --mount=type=secret,id=npm_ca --mount=type=cache,target=/root/.npm,sharing=l
 COPY tsconfig.json ./
 COPY shared shared
 COPY api api
-# The one helper the API shares with the local serve scripts: stop when the parent process dies.
+# The one helper the API shares with the local serve scripts: stop when the parent process dies;
+# and the list of remotes, whose names and routes telemetry accepts.
 COPY tooling/process tooling/process
+COPY tooling/remotes.generated.ts tooling/
 RUN npm run build -w api
 
 FROM node:20-bookworm-slim

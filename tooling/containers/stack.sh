@@ -20,9 +20,12 @@ timed() { # label command...: runs it, keeps "label: N s" for the summary
   # once (not after the command), and the clean-up stops the command with all its children.
   setsid "$@" &
   child=$!
-  wait "$child"
+  local status=0
+  wait "$child" || status=$?
   child=""
   timings+=("$label: $((SECONDS - started)) s")
+  # Its own status: a failed image build must stop the run, not leave the last image in use.
+  return "$status"
 }
 
 export SG_STACK_PROJECT=sg-stack
