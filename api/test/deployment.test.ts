@@ -11,7 +11,8 @@ interface Service {
   readonly environment?: Record<string, string>;
 }
 // `${NAME:-default}` as compose interpolates it with NAME unset.
-const withDefaults = (text: string) => text.replace(/\$\{[A-Z_][A-Z0-9_]*:-([^}]*)\}/g, '$1');
+// `${VAR:-default}` is its default; `${VAR}` unset is empty, as compose has it.
+const withDefaults = (text: string) => text.replace(/\$\{[A-Z_][A-Z0-9_]*(?::-([^}]*))?\}/g, '$1');
 const compose = (file: string) =>
   parse(withDefaults(readFileSync(path.resolve(__dirname, '..', '..', file), 'utf8'))) as {
     services: Record<string, Service>;
