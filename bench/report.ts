@@ -87,7 +87,7 @@ export function tableRows(results: BenchResults): Row[] {
           metric(v, (r) => r.lcpMs),
           ms,
         ),
-      `${compare((r) => r.lcpMs)} (target ≤ 0.8${simulated ? ', ≤ 2,000 ms' : ''})`,
+      `${compare((r) => r.lcpMs)} (target ≤ 0.6${simulated ? ', ≤ 2,000 ms' : ''})`,
     );
     both(
       `${lh} FCP`,
