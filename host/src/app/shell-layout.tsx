@@ -36,12 +36,12 @@ function useFocusTitleOnNavigation(locationKey: string, page: React.RefObject<HT
 export function ShellLayout() {
   const location = useLocation();
   const { navigation, overlays, swipeBackEnabled } = useHostServices();
-  // While the page's prerendered screen is on show where the server put it, this frame is empty.
-  const serverScreenShown = useFirstScreenShown();
   const { t } = useTranslation();
   const page = useRef<HTMLDivElement>(null);
   // Entries pushed outside the router all share the key "default": the path tells them apart.
   const pageKey = `${location.key}:${location.pathname}`;
+  // While the page's prerendered screen is on show where the server put it, this frame is empty.
+  const serverScreenShown = useFirstScreenShown(pageKey);
   useFocusTitleOnNavigation(pageKey, page);
   useSwipeBack(page, navigation, swipeBackEnabled);
 

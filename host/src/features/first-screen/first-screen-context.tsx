@@ -1,4 +1,4 @@
-import { createContext, useContext, useSyncExternalStore, type ReactNode } from 'react';
+import { createContext, useContext, useState, useSyncExternalStore, type ReactNode } from 'react';
 import type { FirstScreen } from './first-screen';
 
 const FirstScreenContext = createContext<FirstScreen | null>(null);
@@ -13,8 +13,15 @@ export function useFirstScreen(): FirstScreen {
   return firstScreen;
 }
 
-/** Step 3: whether the server's screen is on show, for the shell to hide its own page frame meanwhile. */
-export function useFirstScreenShown(): boolean {
+/**
+ * Step 3: whether the server's screen is on show on the page `pageKey`, for the shell to hide its
+ * own page frame meanwhile: only on the page it came with (the first the shell renders). Leaving
+ * that page releases the screen without telling this hook (`release({ leavingPage: true })`): the
+ * next page's frame is shown from its first render.
+ */
+export function useFirstScreenShown(pageKey: string): boolean {
   const firstScreen = useFirstScreen();
-  return useSyncExternalStore(firstScreen.subscribe, firstScreen.isShown);
+  const [firstPage] = useState(pageKey);
+  const shown = useSyncExternalStore(firstScreen.subscribe, firstScreen.isShown);
+  return shown && pageKey === firstPage;
 }

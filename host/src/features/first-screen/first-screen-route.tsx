@@ -6,6 +6,7 @@ import { createPortal } from 'react-dom';
 import { hydrateRoot, type Root } from 'react-dom/client';
 import { useTranslation } from 'react-i18next';
 import { SLOW_NOTICE_MS } from '../../services/remotes/remote-screens';
+import { afterNextPaint } from '../../services/scheduling/timing';
 import { useHostServices } from '../../shell/host-services';
 import { useScreenTitle } from '../../shell/use-document-title';
 import { useFirstScreen } from './first-screen-context';
@@ -37,10 +38,18 @@ export function FirstScreenRoute({ screen, renderOnClient }: FirstScreenRoutePro
   const [failedLoad, setFailedLoad] = useState<Promise<RemoteScreenModule>>();
 
   // Leaving the route: the server's frame goes in the same paint as the next screen comes (a
-  // layout effect); the screen's own root is unmounted after that commit (another root may not be
-  // unmounted inside one).
-  useLayoutEffect(() => () => firstScreen.release(), [firstScreen]);
-  useEffect(() => () => root.current?.unmount(), []);
+  // layout effect). The screen's own root is unmounted once that paint is on the glass: its DOM
+  // went with the frame, so what is left is its components' clean-up, which need not delay the
+  // next screen (after a tap, React runs passive effects before the paint). Never inside the
+  // commit: another root may not be unmounted inside one.
+  useLayoutEffect(() => () => firstScreen.release({ leavingPage: true }), [firstScreen]);
+  useEffect(
+    () => () => {
+      const screenRoot = root.current;
+      if (screenRoot) afterNextPaint(() => screenRoot.unmount());
+    },
+    [],
+  );
   // A failed load shows the route's error screen in the shell's frame, in the same paint.
   useLayoutEffect(() => {
     if (failedLoad) firstScreen.release();

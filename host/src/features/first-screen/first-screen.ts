@@ -30,8 +30,13 @@ export interface FirstScreen {
   /** Whether the server's screen is on show (the shell's own page frame is hidden meanwhile). */
   isShown(): boolean;
   subscribe(listener: () => void): () => void;
-  /** The server's screen and frame go, held input is let go; the shell's frame shows again. */
-  release(): void;
+  /**
+   * The server's screen and frame go, held input is let go; the shell's frame shows again.
+   * `leavingPage`: the shell is moving to another page, whose frame is never hidden, so nothing
+   * needs to render again (a listener told now would render the shell a second time, at once,
+   * before the next screen's first paint).
+   */
+  release(options?: { leavingPage?: boolean }): void;
   readonly screenContext: ScreenContext;
   /**
    * Renders the app. Beside an adopted screen, in an element of its own (React empties its
@@ -71,13 +76,13 @@ export function adoptFirstScreen(
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    release() {
+    release(options) {
       if (!available) return;
       available.userInput.release();
       // The server's page frame around the screen goes with it.
       (available.element.parentElement ?? available.element).remove();
       available = undefined;
-      for (const listener of listeners) listener();
+      if (!options?.leavingPage) for (const listener of listeners) listener();
     },
     mountShell(container, app, options) {
       if (!adopted) {

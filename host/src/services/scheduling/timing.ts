@@ -11,3 +11,16 @@ export function sleep(ms: number): Promise<void> {
 export function yieldToBrowser(): Promise<void> {
   return sleep(0);
 }
+
+/**
+ * Runs `work` in a task after the next frame is painted (a timer set from the frame's animation
+ * callback), for clean-up that must not hold what the user is waiting to see. A hidden tab paints
+ * no frame: there it runs in the next task.
+ */
+export function afterNextPaint(work: () => void): void {
+  if (typeof requestAnimationFrame !== 'function' || document.visibilityState === 'hidden') {
+    setTimeout(work, 0);
+    return;
+  }
+  requestAnimationFrame(() => setTimeout(work, 0));
+}
