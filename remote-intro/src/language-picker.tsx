@@ -31,7 +31,7 @@ export function LanguagePicker() {
   };
 
   return (
-    <button type="button" className="intro-language" onClick={() => void choose()}>
+    <button type="button" className="sg-header-button intro-language" onClick={() => void choose()}>
       <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true" focusable="false">
         <circle cx="12" cy="12" r="9" fill="none" stroke="currentColor" strokeWidth="1.8" />
         <path

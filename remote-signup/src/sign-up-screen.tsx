@@ -9,7 +9,7 @@ import {
   type SignUpField,
   useTranslation,
 } from '@special-gift/shared';
-import type { FormEvent, MouseEvent } from 'react';
+import type { ComponentProps, FormEvent, MouseEvent } from 'react';
 import { NAME_MAX_LENGTH } from '@special-gift/shared/validation';
 import { CardCodeHelp } from './card-code-help';
 import { ScanCardButton } from './card-scanner/scan-card-button';
@@ -21,6 +21,23 @@ import './sign-up-screen.css';
 // An input's maxLength counts UTF-16 units and the rule counts characters: a name of the rule's
 // NAME_MAX_LENGTH characters can take twice as many units. Past the rule, its message says so.
 const NAME_INPUT_MAX_LENGTH = NAME_MAX_LENGTH * 2;
+
+interface PersonalField extends Pick<
+  ComponentProps<typeof TextField>,
+  'type' | 'inputMode' | 'autoComplete' | 'spellCheck' | 'maxLength'
+> {
+  readonly field: 'firstName' | 'lastName' | 'email' | 'phone';
+  /** The field has a hint under it (`hints.<field>`). */
+  readonly hasHint?: boolean;
+}
+
+/** The "you" section, in the form's order: each field's keyboard, autofill and length. */
+const PERSONAL_FIELDS: readonly PersonalField[] = [
+  { field: 'firstName', autoComplete: 'given-name', maxLength: NAME_INPUT_MAX_LENGTH },
+  { field: 'lastName', autoComplete: 'family-name', maxLength: NAME_INPUT_MAX_LENGTH },
+  { field: 'email', type: 'email', inputMode: 'email', autoComplete: 'email', spellCheck: false },
+  { field: 'phone', type: 'tel', inputMode: 'tel', autoComplete: 'tel', hasHint: true },
+];
 
 /** The sign-up form: who you are, your card code, consent; then the thank-you screen. */
 export function SignUpScreen() {
@@ -64,34 +81,15 @@ export function SignUpScreen() {
       <form className="signup__form" noValidate onSubmit={onSubmit} aria-busy={!form.ready || undefined}>
         <fieldset className="signup__group">
           <legend className="signup__legend">{t('sections.you')}</legend>
-          <TextField
-            {...text('firstName')}
-            label={t('fields.firstName')}
-            autoComplete="given-name"
-            maxLength={NAME_INPUT_MAX_LENGTH}
-          />
-          <TextField
-            {...text('lastName')}
-            label={t('fields.lastName')}
-            autoComplete="family-name"
-            maxLength={NAME_INPUT_MAX_LENGTH}
-          />
-          <TextField
-            {...text('email')}
-            label={t('fields.email')}
-            type="email"
-            inputMode="email"
-            autoComplete="email"
-            spellCheck={false}
-          />
-          <TextField
-            {...text('phone')}
-            label={t('fields.phone')}
-            type="tel"
-            inputMode="tel"
-            autoComplete="tel"
-            hint={t('hints.phone')}
-          />
+          {PERSONAL_FIELDS.map(({ field, hasHint, ...input }) => (
+            <TextField
+              key={field}
+              {...text(field)}
+              {...input}
+              label={t(`fields.${field}`)}
+              hint={hasHint ? t(`hints.${field}`) : undefined}
+            />
+          ))}
         </fieldset>
         <fieldset className="signup__group">
           <legend className="signup__legend">{t('sections.card')}</legend>

@@ -124,51 +124,56 @@ export function toRows(
   return { sessions: [...sessions.values()], events };
 }
 
-const column = <T, K extends keyof T>(rows: readonly T[], key: K): Array<T[K]> => rows.map((row) => row[key]);
+/** A column of a bulk insert: the row's field, the table's column and the SQL type it travels as. */
+type Column<Row> = readonly [field: keyof Row & string, column: string, sqlType: string];
 
-// One statement per table whatever the row count: each column travels as one array parameter.
-const INSERT_SESSIONS = `
-  INSERT INTO telemetry_sessions (received_at, remote, build, route, device, failures, lcp, inp, cls)
-  SELECT * FROM unnest($1::timestamptz[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[],
-    $7::float8[], $8::float8[], $9::float8[])`;
-const INSERT_EVENTS = `
-  INSERT INTO telemetry_events (received_at, type, remote, build, route, device, name, phase, kind, value, rating,
-    target, rejection, t)
-  SELECT * FROM unnest($1::timestamptz[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
-    $8::text[], $9::text[], $10::float8[], $11::text[], $12::text[], $13::boolean[], $14::float8[])`;
+/**
+ * One statement per table whatever the row count: each column travels as one array parameter,
+ * `unnest` turns them back into rows.
+ */
+function bulkInsert<Row>(table: string, columns: ReadonlyArray<Column<Row>>) {
+  const sql = `INSERT INTO ${table} (${columns.map(([, column]) => column).join(', ')})
+    SELECT * FROM unnest(${columns.map(([, , sqlType], index) => `$${index + 1}::${sqlType}[]`).join(', ')})`;
+  return async (db: Queryable, rows: readonly Row[]) => {
+    if (rows.length > 0)
+      await db.query(
+        sql,
+        columns.map(([field]) => rows.map((row) => row[field])),
+      );
+  };
+}
+
+const insertSessions = bulkInsert<SessionRow>('telemetry_sessions', [
+  ['receivedAt', 'received_at', 'timestamptz'],
+  ['remote', 'remote', 'text'],
+  ['build', 'build', 'text'],
+  ['route', 'route', 'text'],
+  ['device', 'device', 'text'],
+  ['failures', 'failures', 'int'],
+  ['lcp', 'lcp', 'float8'],
+  ['inp', 'inp', 'float8'],
+  ['cls', 'cls', 'float8'],
+]);
+const insertEvents = bulkInsert<EventRow>('telemetry_events', [
+  ['receivedAt', 'received_at', 'timestamptz'],
+  ['type', 'type', 'text'],
+  ['remote', 'remote', 'text'],
+  ['build', 'build', 'text'],
+  ['route', 'route', 'text'],
+  ['device', 'device', 'text'],
+  ['name', 'name', 'text'],
+  ['phase', 'phase', 'text'],
+  ['kind', 'kind', 'text'],
+  ['value', 'value', 'float8'],
+  ['rating', 'rating', 'text'],
+  ['target', 'target', 'text'],
+  ['rejection', 'rejection', 'boolean'],
+  ['t', 't', 'float8'],
+]);
 
 export async function insertRows(db: Queryable, sessions: readonly SessionRow[], events: readonly EventRow[]) {
-  if (sessions.length > 0) {
-    await db.query(INSERT_SESSIONS, [
-      column(sessions, 'receivedAt'),
-      column(sessions, 'remote'),
-      column(sessions, 'build'),
-      column(sessions, 'route'),
-      column(sessions, 'device'),
-      column(sessions, 'failures'),
-      column(sessions, 'lcp'),
-      column(sessions, 'inp'),
-      column(sessions, 'cls'),
-    ]);
-  }
-  if (events.length > 0) {
-    await db.query(INSERT_EVENTS, [
-      column(events, 'receivedAt'),
-      column(events, 'type'),
-      column(events, 'remote'),
-      column(events, 'build'),
-      column(events, 'route'),
-      column(events, 'device'),
-      column(events, 'name'),
-      column(events, 'phase'),
-      column(events, 'kind'),
-      column(events, 'value'),
-      column(events, 'rating'),
-      column(events, 'target'),
-      column(events, 'rejection'),
-      column(events, 't'),
-    ]);
-  }
+  await insertSessions(db, sessions);
+  await insertEvents(db, events);
 }
 
 export class TelemetryStore {

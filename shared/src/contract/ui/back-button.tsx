@@ -13,7 +13,7 @@ export function BackButton({ defaultHref, label }: BackButtonProps) {
   useShellLocation(); // re-render when the stack changes
   if (!navigation.canGoBack() && defaultHref === undefined) return null;
   return (
-    <button type="button" className="sg-back-button" onClick={() => navigation.back(defaultHref)}>
+    <button type="button" className="sg-header-button sg-back-button" onClick={() => navigation.back(defaultHref)}>
       <svg className="sg-back-button__icon" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
         <path
           d="M15.5 4.5 8 12l7.5 7.5"
