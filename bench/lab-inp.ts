@@ -8,6 +8,13 @@ export interface LabInp {
   byInteraction: Record<string, number>;
 }
 
+/**
+ * The JavaScript each interaction kind runs: function calls counted by V8 (precise coverage), in
+ * the page's own scripts, summed over the kind's interactions in one run. Unlike a time, a count
+ * does not move with the machine's load, so it shows whether one build does more work per tap.
+ */
+export type CallsByInteraction = Record<string, number>;
+
 /** A user's steps on one screen, each named by the kind of interaction it is. */
 interface Journey {
   path: string;
@@ -55,8 +62,13 @@ interface SeenInteraction {
 }
 type WithInteractions = Window & { __interactions: SeenInteraction[] };
 
-/** One journey in a fresh context: every interaction's Event Timing duration, by kind. */
-async function measureJourney(browser: Browser, baseUrl: string, journey: Journey): Promise<Map<string, number[]>> {
+/** One journey in a fresh context: every interaction's Event Timing duration, or its JS calls, by kind. */
+async function measureJourney(
+  browser: Browser,
+  baseUrl: string,
+  journey: Journey,
+  measure: 'latency' | 'calls',
+): Promise<Map<string, number[]>> {
   const context = await browser.newContext({ ...devices['Pixel 7'] });
   try {
     const page = await context.newPage();
@@ -72,12 +84,31 @@ async function measureJourney(browser: Browser, baseUrl: string, journey: Journe
     });
     const cdp = await context.newCDPSession(page);
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+    // Calls since the last take, in the scripts the page's servers sent (not the test's own).
+    const takeCalls = async () => {
+      const { result } = await cdp.send('Profiler.takePreciseCoverage');
+      let calls = 0;
+      for (const script of result)
+        if (script.url.startsWith('http')) for (const fn of script.functions) calls += fn.ranges[0]?.count ?? 0;
+      return calls;
+    };
+    if (measure === 'calls') {
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.startPreciseCoverage', { callCount: true, detailed: false });
+    }
     const count = () => page.evaluate(() => (window as unknown as WithInteractions).__interactions.length);
     const byKind = new Map<string, number[]>();
+    const record = (kind: string, values: Iterable<number>) =>
+      byKind.set(kind, [...(byKind.get(kind) ?? []), ...values]);
     for (const [kind, step] of journey.steps(page)) {
       const before = await count();
+      if (measure === 'calls') await takeCalls();
       await step();
       await page.waitForTimeout(400); // the interaction's next paint, and its entries, arrive
+      if (measure === 'calls') {
+        record(kind, [await takeCalls()]);
+        continue;
+      }
       const added = await page.evaluate(
         (from) => (window as unknown as WithInteractions).__interactions.slice(from),
         before,
@@ -86,7 +117,7 @@ async function measureJourney(browser: Browser, baseUrl: string, journey: Journe
       const byId = new Map<number, number>();
       for (const entry of added)
         byId.set(entry.interactionId, Math.max(byId.get(entry.interactionId) ?? 0, entry.duration));
-      byKind.set(kind, [...(byKind.get(kind) ?? []), ...byId.values()]);
+      record(kind, byId.values());
     }
     return byKind;
   } finally {
@@ -98,8 +129,18 @@ async function measureJourney(browser: Browser, baseUrl: string, journey: Journe
 export async function measureLabInp(browser: Browser, baseUrl: string): Promise<LabInp> {
   const byInteraction: Record<string, number> = {};
   for (const journey of JOURNEYS) {
-    for (const [kind, durations] of await measureJourney(browser, baseUrl, journey))
+    for (const [kind, durations] of await measureJourney(browser, baseUrl, journey, 'latency'))
       byInteraction[kind] = Math.max(byInteraction[kind] ?? 0, ...durations);
   }
   return { inpMs: Math.max(0, ...Object.values(byInteraction)), byInteraction };
+}
+
+/** Every journey once with V8 counting calls (slower: its timings are not used): the calls per kind. */
+export async function countInteractionCalls(browser: Browser, baseUrl: string): Promise<CallsByInteraction> {
+  const calls: CallsByInteraction = {};
+  for (const journey of JOURNEYS) {
+    for (const [kind, counts] of await measureJourney(browser, baseUrl, journey, 'calls'))
+      calls[kind] = (calls[kind] ?? 0) + counts.reduce((sum, value) => sum + value, 0);
+  }
+  return calls;
 }

@@ -1,6 +1,6 @@
 import { scriptBytes, type FirstRender } from './first-render';
 import type { LighthouseRun } from './lighthouse-runs';
-import type { LabInp } from './lab-inp';
+import type { CallsByInteraction, LabInp } from './lab-inp';
 import type { WarmPath } from './warm-path';
 
 export type Variant = 'federated' | 'monolith';
@@ -18,6 +18,8 @@ export interface BenchResults {
   warm: Record<Variant, WarmPath>;
   /** Lab INP on the sign-up form at 4x CPU, one entry per run (absent from results older than it). */
   labInp?: Record<Variant, LabInp[]>;
+  /** JS function calls per interaction kind, one counted run (absent from results older than it). */
+  interactionCalls?: Record<Variant, CallsByInteraction>;
 }
 
 /** A row of the side-by-side table: label, both variants, and how the federated one compares. */
@@ -201,6 +203,18 @@ export function tableRows(results: BenchResults): Row[] {
     const kinds = [...new Set(VARIANTS.flatMap((v) => inp[v].flatMap((run) => Object.keys(run.byInteraction))))].sort();
     for (const kind of kinds)
       interaction(`  slowest "${kind}" per run`, (v) => inp[v].map((run) => run.byInteraction[kind] ?? 0));
+  }
+  const calls = results.interactionCalls;
+  if (calls) {
+    const kinds = [...new Set(VARIANTS.flatMap((v) => Object.keys(calls[v])))].sort();
+    for (const kind of kinds) {
+      const of = (variant: Variant) => calls[variant][kind] ?? 0;
+      both(
+        `JS function calls, "${kind}" (V8 count, every such interaction of a run)`,
+        (v) => of(v).toLocaleString('en'),
+        `×${ratio(of('federated'), of('monolith'))} (${of('federated') - of('monolith') >= 0 ? '+' : '−'}${Math.abs(of('federated') - of('monolith'))})`,
+      );
+    }
   }
   return rows;
 }

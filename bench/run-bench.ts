@@ -22,7 +22,7 @@ import { HOST_URL, MONOLITH_URL } from '../e2e/support/topology';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../tooling/chromium';
 import { REPO_ROOT } from '../tooling/serve/local-topology';
 import { measureFirstRender, type FirstRender } from './first-render';
-import { measureLabInp, type LabInp } from './lab-inp';
+import { countInteractionCalls, measureLabInp, type CallsByInteraction, type LabInp } from './lab-inp';
 import { runLighthouse, THROTTLING, type LighthouseRun } from './lighthouse-runs';
 import { markdown, PATHS, tableRows, VARIANTS, type BenchPath, type BenchResults, type Variant } from './report';
 import { measureWarmPath, type WarmPath } from './warm-path';
@@ -90,7 +90,9 @@ async function playwrightFigures() {
       }
       console.log(`  round ${round + 1}/${INTERACTION_ROUNDS} done`);
     }
-    return { firstRender, warm, labInp };
+    const interactionCalls = {} as Record<Variant, CallsByInteraction>;
+    for (const variant of VARIANTS) interactionCalls[variant] = await countInteractionCalls(browser, BASE_URL[variant]);
+    return { firstRender, warm, labInp, interactionCalls };
   } finally {
     await browser.close();
   }
@@ -121,7 +123,7 @@ async function main() {
   await globalSetup();
   try {
     console.log('Playwright: first screens and warm path');
-    const { firstRender, warm, labInp } = await playwrightFigures();
+    const { firstRender, warm, labInp, interactionCalls } = await playwrightFigures();
     console.log(`Lighthouse: ${LIGHTHOUSE_RUNS} runs per variant and path`);
     const lighthouse = await lighthouseFigures();
     const results: BenchResults = {
@@ -133,6 +135,7 @@ async function main() {
       lighthouse,
       warm,
       labInp,
+      interactionCalls,
     };
 
     mkdirSync(OUT_DIR, { recursive: true });
