@@ -201,7 +201,7 @@ const service = (name: string, port: number, targetPort: string, extra: Record<s
 function remoteObjects(remote: RemoteEntry): KubeObject[] {
   return [
     staticApp(remote.name, `special-gift/${remote.dir}`, 'remote', {}, '/remoteEntry.js', 2),
-    service(remote.name, 80, 'http'),
+    service(remote.name, STATIC_PORT, 'http'),
   ];
 }
 
@@ -210,7 +210,7 @@ function hostObjects(): KubeObject[] {
   return [
     // The host's runtime config.json is written outside the (read-only) web root.
     staticApp(SERVICE.host, 'special-gift/host', 'host', { CONFIG_JSON_ROOT: '/srv/runtime-config' }, '/index.html', 2),
-    service(SERVICE.host, 80, 'http'),
+    service(SERVICE.host, STATIC_PORT, 'http'),
     // Headless: the host pods' own addresses, which the API resolves to believe their X-Forwarded-For.
     { ...hostProxies, spec: { ...(hostProxies.spec as object), clusterIP: 'None' } },
     {
@@ -352,7 +352,8 @@ export function configMaps(remotes: readonly RemoteEntry[], env: Environment): K
       ...Object.fromEntries(
         remotes.flatMap((remote) => [
           [`REMOTE_${upper(remote)}_URL`, `${env.remoteOrigin(remote)}/remoteEntry.js`],
-          [`REMOTE_${upper(remote)}_FRAGMENT_BASE`, `http://${serviceHost(remote.name, env)}`],
+          // The Service's port is the container's: the same URL reaches a pod directly (podman play).
+          [`REMOTE_${upper(remote)}_FRAGMENT_BASE`, `http://${serviceHost(remote.name, env)}:${STATIC_PORT}`],
         ]),
       ),
     }),
@@ -441,6 +442,9 @@ export function developmentStandIns(env: Environment): KubeObject[] {
                 env: [
                   { name: 'POSTGRES_USER', value: 'special_gift' },
                   { name: 'POSTGRES_DB', value: 'special_gift' },
+                  // A folder in the claim, created by the server's user: the claim's root belongs to root
+                  // (fsGroup makes it writable), and PostgreSQL needs a data folder it owns.
+                  { name: 'PGDATA', value: '/var/lib/postgresql/data/pgdata' },
                   {
                     name: 'POSTGRES_PASSWORD',
                     valueFrom: { secretKeyRef: { name: SECRET, key: 'POSTGRES_PASSWORD' } },

@@ -1,0 +1,18 @@
+import { defineConfig } from '@playwright/test';
+import browserSuite from '../playwright.config';
+
+/**
+ * The played development overlay (tooling/kubernetes/play.sh): the browser suite's settings
+ * against the host pod's published port. The play script starts and removes the pods.
+ */
+export default defineConfig({
+  ...browserSuite,
+  testDir: '.',
+  testMatch: '*.spec.ts',
+  timeout: 120_000,
+  expect: { timeout: 15_000 },
+  globalSetup: undefined,
+  globalTeardown: undefined,
+  outputDir: '../../test-results/kube',
+  use: { ...browserSuite.use, baseURL: process.env.SG_KUBE_HOST_URL ?? 'http://localhost:6350' },
+});
