@@ -36,6 +36,27 @@ test.describe('the development overlay played by Podman', () => {
     expect(await played('api', 'api')).toHaveLength(2);
   });
 
+  test('every played container as the manifests say: read-only root, a non-root user, no capabilities', async () => {
+    const names = ['postgres', 'api', 'host'].map((deployment) =>
+      played(deployment, deployment === 'host' ? 'nginx' : deployment),
+    );
+    const containers = (await Promise.all(names)).flat();
+    expect(containers.length).toBe(4);
+    for (const container of containers) {
+      const [readOnly, user, capabilities] = (
+        await podman(
+          'inspect',
+          '--format',
+          '{{.HostConfig.ReadonlyRootfs}}|{{.Config.User}}|{{.EffectiveCaps}}',
+          container,
+        )
+      ).split('|');
+      expect(readOnly, container).toBe('true');
+      expect(user, container).toMatch(/^[1-9][0-9]*:[1-9][0-9]*$/);
+      expect(capabilities, container).toBe('[]');
+    }
+  });
+
   test('a person signs up in the browser: composed, hydrated, stored in the PostgreSQL pod', async ({ page }) => {
     const id = await signUpInBrowser(page);
     const [postgres] = await played('postgres', 'postgres');

@@ -87,7 +87,10 @@ export function kubernetesFiles(
       stringify(
         kustomization({
           namespace: env.namespace,
-          resources: ['../../base', ...Object.keys(own)],
+          // `bases` (deprecated, still read by kustomize 5) so that Debian's kubectl 1.20 (kustomize
+          // 2.0.3, which reads only files under `resources`) builds the overlays too.
+          bases: ['../../base'],
+          resources: Object.keys(own),
           images: env.images,
         }),
         { lineWidth: 0 },

@@ -5,12 +5,13 @@
  * - <deployment>.yaml: each Deployment with the claims it mounts, and <deployment>.aliases: the
  *   names its Services give it on a cluster (short and fully qualified), which the play gives the
  *   pods as network aliases, since Podman ignores Services;
- * - configmaps.yaml: the ConfigMaps (passed with --configmap), with the development origins
+ * - <name>.configmap.yaml: each ConfigMap (passed with --configmap), with the development origins
  *   (localhost:3000-3003, through `kubectl port-forward`) swapped for the play's published ports;
  * - <secret>.json: each Secret's data as `podman secret create` takes it for secretKeyRef;
  * - order: the Deployments, dependencies first.
  * Published Deployments (the host and the remotes) get a hostPort and one replica (two would
- * collide on the port); the API keeps its two. Everything else is the overlay's own.
+ * collide on the port); the others declare no port (Podman would publish it); the API keeps its
+ * two replicas. Everything else is the overlay's own.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -38,20 +39,14 @@ const swapOrigins = (value: string) =>
     (_match, port: string) => `http://localhost:${base + Number(port) - 3000}`,
   );
 
-const configMaps = objects.filter((object) => object.kind === 'ConfigMap');
-writeFileSync(
-  join(dir, 'configmaps.yaml'),
-  configMaps
-    .map((map) =>
-      stringify({
-        ...map,
-        data: Object.fromEntries(
-          Object.entries(map.data as Record<string, string>).map(([k, v]) => [k, swapOrigins(v)]),
-        ),
-      }),
-    )
-    .join('---\n'),
-);
+// One file per ConfigMap: Podman 4.3 reads the first document of a --configmap file only.
+for (const map of objects.filter((object) => object.kind === 'ConfigMap')) {
+  const data = Object.entries(map.data as Record<string, string>).map(([key, value]) => [key, swapOrigins(value)]);
+  writeFileSync(
+    join(dir, `${map.metadata.name}.configmap.yaml`),
+    stringify({ ...map, data: Object.fromEntries(data) }),
+  );
+}
 for (const secret of objects.filter((object) => object.kind === 'Secret')) {
   const data = Object.fromEntries(
     Object.entries(secret.stringData as Record<string, string>).map(([key, value]) => [
@@ -91,6 +86,10 @@ for (const deployment of deployments.sort((a, b) => rank(a.metadata.name) - rank
   if (name in published) {
     copy.spec.replicas = 1;
     copy.spec.template.spec.containers[0].ports[0].hostPort = published[name];
+  } else {
+    // Podman 4.3 publishes a containerPort without a hostPort on the machine's same port (on a
+    // cluster it only names the port): the unpublished pods declare none.
+    for (const container of copy.spec.template.spec.containers) delete container.ports;
   }
   const files = [
     ...objects.filter((object) => object.kind === 'PersistentVolumeClaim' && claims.includes(object.metadata.name)),

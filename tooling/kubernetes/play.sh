@@ -43,10 +43,12 @@ export SG_PLAY_POSTGRES_UID
 node --import tsx tooling/kubernetes/play-files.ts "$work" "$base"
 podman network create "$network" >/dev/null
 for secret in "$work"/*.json; do podman secret create "$(basename "$secret" .json)" "$secret" >/dev/null; done
+configmaps=()
+for map in "$work"/*.configmap.yaml; do configmaps+=(--configmap "$map"); done
 while read -r name; do
   aliases=$(sed 's/^/alias=/' "$work/$name.aliases" | paste -sd, -)
   echo "playing $name (aliases: $(paste -sd' ' "$work/$name.aliases"))"
-  podman kube play --network "$network:$aliases" --configmap "$work/configmaps.yaml" "$work/$name.yaml" >/dev/null
+  podman kube play --network "$network:$aliases" "${configmaps[@]}" "$work/$name.yaml" >/dev/null
 done < "$work/order"
 
 export SG_KUBE_HOST_URL="http://localhost:$base"
