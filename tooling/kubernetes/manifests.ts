@@ -54,7 +54,7 @@ export const NGINX_DRAIN = {
  * which fails readiness under load), a CPU limit on nginx (it never nears it).
  */
 export const RESOURCES = {
-  api: { requests: { cpu: '250m', memory: '128Mi' }, limits: { memory: '384Mi' } },
+  api: { requests: { cpu: '250m', memory: '128Mi' }, limits: { memory: '256Mi' } },
   host: { requests: { cpu: '50m', memory: '32Mi' }, limits: { cpu: '500m', memory: '128Mi' } },
   remote: { requests: { cpu: '20m', memory: '16Mi' }, limits: { cpu: '250m', memory: '64Mi' } },
   postgres: { requests: { cpu: '100m', memory: '128Mi' }, limits: { memory: '512Mi' } },
