@@ -1,8 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { signUpInBrowser } from '../stack/journey';
-import { podman, waitUntil } from '../stack/stack';
-
-const HOST_URL = process.env.SG_KUBE_HOST_URL ?? 'http://localhost:6350';
+import { HOST_URL, apiRequests, podman, signUp, waitUntil } from '../stack/stack';
 
 /** The containers `podman kube play` made of a Deployment's pods: <deployment>-pod-<n>-<container>. */
 const played = async (deployment: string, container: string) =>
@@ -10,12 +8,25 @@ const played = async (deployment: string, container: string) =>
     .split('\n')
     .filter(Boolean);
 
+/** The API image's own readiness check (docker-compose.yml's healthcheck), run in a replica. */
+const READY =
+  "fetch('http://127.0.0.1:3004/v1/ready').then((r) => process.exit(r.ok ? 0 : 1)).catch(() => process.exit(1))";
+
 test.describe('the development overlay played by Podman', () => {
   test.beforeAll(async () => {
-    // Up when the API answers ready through the host (the database migrated) and the page composes.
+    test.setTimeout(200_000);
+    // Up when both API replicas answer ready (each restarts until the database accepts connections,
+    // as on a cluster), and the host answers the API and composes the page.
+    const replicaReady = (container: string) =>
+      podman('exec', container, 'node', '-e', READY).then(
+        () => true,
+        () => false,
+      );
     const ms = await waitUntil(
       'the played pods to serve the page and the API',
       async () => {
+        const replicas = await played('api', 'api');
+        if (replicas.length < 2 || !(await Promise.all(replicas.map(replicaReady))).every(Boolean)) return false;
         const [ready, page] = await Promise.all(
           [`${HOST_URL}/api/v1/ready`, `${HOST_URL}/sign-up`].map((url) =>
             fetch(url, { signal: AbortSignal.timeout(3_000) }).then(
@@ -32,8 +43,18 @@ test.describe('the development overlay played by Podman', () => {
     console.log(`played overlay serving ${ms} ms after the play`);
   });
 
-  test('two API replicas, each the other pods reach by the Service name', async () => {
-    expect(await played('api', 'api')).toHaveLength(2);
+  test("two API replicas under the Service's name: sign-ups through the host are served by both", async () => {
+    const replicas = await played('api', 'api');
+    expect(replicas).toHaveLength(2);
+    const since = new Date().toISOString();
+    const statuses: number[] = [];
+    for (let i = 0; i < 20; i++) statuses.push((await signUp()).status);
+    expect(statuses).toEqual(Array(20).fill(201));
+    const served = await Promise.all(
+      replicas.map(async (name) => (await apiRequests(name, since)).filter((r) => r.method === 'POST').length),
+    );
+    console.log(`20 sign-ups through the played host: ${replicas.map((name, i) => `${name} ${served[i]}`).join(', ')}`);
+    for (const [i, count] of served.entries()) expect(count, replicas[i]).toBeGreaterThan(0);
   });
 
   test('every played container as the manifests say: read-only root, a non-root user, no capabilities', async () => {

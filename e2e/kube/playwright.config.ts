@@ -1,9 +1,11 @@
 import { defineConfig } from '@playwright/test';
 import browserSuite from '../playwright.config';
+import { HOST_URL } from '../stack/stack';
 
 /**
  * The played development overlay (tooling/kubernetes/play.sh): the browser suite's settings
- * against the host pod's published port. The play script starts and removes the pods.
+ * against the host pod's published port (SG_HOST_PORT, as for the compose stack). The play
+ * script starts and removes the pods.
  */
 export default defineConfig({
   ...browserSuite,
@@ -14,5 +16,5 @@ export default defineConfig({
   globalSetup: undefined,
   globalTeardown: undefined,
   outputDir: '../../test-results/kube',
-  use: { ...browserSuite.use, baseURL: process.env.SG_KUBE_HOST_URL ?? 'http://localhost:6350' },
+  use: { ...browserSuite.use, baseURL: HOST_URL },
 });

@@ -75,8 +75,11 @@ export interface Environment {
   readonly tlsSecret?: string;
   readonly signUpsPerMinute: number;
   readonly cookieSecure: boolean;
-  /** The object store's public base of the builds (issue 27's BUILDS_ORIGIN). */
-  readonly buildsOrigin: string;
+  /**
+   * The object store's base of the builds, read anonymously (each remote's BUILDS_ORIGIN is
+   * <base>/<remote>, issue 27); none: the remotes serve /builds/ from their image.
+   */
+  readonly buildsOrigin?: string;
   /** How the overlay names the images: a tag (development) or a digest per image (production). */
   readonly images: readonly KustomizeImage[];
 }
@@ -147,7 +150,7 @@ function staticApp(
   name: string,
   image: string,
   kind: 'host' | 'remote',
-  env: Record<string, string>,
+  env: Record<string, unknown>[],
   probePath: string,
   replicas: number,
 ): KubeObject {
@@ -175,7 +178,7 @@ function staticApp(
               imagePullPolicy: 'IfNotPresent',
               ports: [{ name: 'http', containerPort: STATIC_PORT }],
               envFrom: [{ configMapRef: { name: kind === 'host' ? CONFIG.host : CONFIG.remote } }],
-              env: Object.entries(env).map(([key, value]) => ({ name: key, value })),
+              env,
               readinessProbe: { ...httpGet(probePath), periodSeconds: 5, failureThreshold: 2, timeoutSeconds: 2 },
               livenessProbe: { ...httpGet(probePath), periodSeconds: 10, failureThreshold: 3, timeoutSeconds: 2 },
               lifecycle: sleepPreStop(NGINX_DRAIN.preStopSeconds),
@@ -198,9 +201,26 @@ const service = (name: string, port: number, targetPort: string, extra: Record<s
   spec: { selector: selector(extra.for ? String(extra.for) : name), ports: [{ name: 'http', port, targetPort }] },
 });
 
+/** The key of sg-remote-config that holds a remote's BUILDS_ORIGIN. */
+const buildsKey = (remote: RemoteEntry) => `BUILDS_ORIGIN_${remote.name.toUpperCase()}`;
+
 function remoteObjects(remote: RemoteEntry): KubeObject[] {
   return [
-    staticApp(remote.name, `special-gift/${remote.dir}`, 'remote', {}, '/remoteEntry.js', 2),
+    staticApp(
+      remote.name,
+      `special-gift/${remote.dir}`,
+      'remote',
+      // This remote's builds in object storage (issue 27's S3 build store), when the environment
+      // names one; without it the remote serves /builds/ from its image's folder.
+      [
+        {
+          name: 'BUILDS_ORIGIN',
+          valueFrom: { configMapKeyRef: { name: CONFIG.remote, key: buildsKey(remote), optional: true } },
+        },
+      ],
+      '/remoteEntry.js',
+      2,
+    ),
     service(remote.name, STATIC_PORT, 'http'),
   ];
 }
@@ -209,7 +229,14 @@ function hostObjects(): KubeObject[] {
   const hostProxies = service(SERVICE.hostProxies, STATIC_PORT, 'http', { for: SERVICE.host });
   return [
     // The host's runtime config.json is written outside the (read-only) web root.
-    staticApp(SERVICE.host, 'special-gift/host', 'host', { CONFIG_JSON_ROOT: '/srv/runtime-config' }, '/index.html', 2),
+    staticApp(
+      SERVICE.host,
+      'special-gift/host',
+      'host',
+      [{ name: 'CONFIG_JSON_ROOT', value: '/srv/runtime-config' }],
+      '/index.html',
+      2,
+    ),
     service(SERVICE.host, STATIC_PORT, 'http'),
     // Headless: the host pods' own addresses, which the API resolves to believe their X-Forwarded-For.
     { ...hostProxies, spec: { ...(hostProxies.spec as object), clusterIP: 'None' } },
@@ -357,7 +384,12 @@ export function configMaps(remotes: readonly RemoteEntry[], env: Environment): K
         ]),
       ),
     }),
-    configMap(CONFIG.remote, { HOST_ORIGIN: env.publicOrigin, BUILDS_ORIGIN: env.buildsOrigin }),
+    configMap(CONFIG.remote, {
+      HOST_ORIGIN: env.publicOrigin,
+      ...(env.buildsOrigin
+        ? Object.fromEntries(remotes.map((remote) => [buildsKey(remote), `${env.buildsOrigin}/${remote.name}`]))
+        : {}),
+    }),
     configMap(CONFIG.api, {
       PUBLIC_ORIGIN: env.publicOrigin,
       COOKIE_SECURE: String(env.cookieSecure),
@@ -483,7 +515,7 @@ export function environments(remotes: readonly RemoteEntry[], productionDigests:
     remoteOrigin: (remote) => `http://localhost:${remote.localPort}`,
     signUpsPerMinute: 600,
     cookieSecure: false,
-    buildsOrigin: `http://s3.special-gift-dev.svc.cluster.local:4568/sg-builds/builds`,
+    // No object store yet: its stand-in (issue 27's `s3` service) is not in this overlay.
     images: imageNames(remotes).map((name) => ({ name, newTag: 'latest' })),
   };
   const production: Environment = {

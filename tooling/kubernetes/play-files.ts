@@ -6,7 +6,8 @@
  *   names its Services give it on a cluster (short and fully qualified), which the play gives the
  *   pods as network aliases, since Podman ignores Services;
  * - <name>.configmap.yaml: each ConfigMap (passed with --configmap), with the development origins
- *   (localhost:3000-3003, through `kubectl port-forward`) swapped for the play's published ports;
+ *   (localhost:3000-3003, through `kubectl port-forward`) swapped for the play's published ports,
+ *   and the sign-up limits raised as the compose stack's tests raise them;
  * - <secret>.json: each Secret's data as `podman secret create` takes it for secretKeyRef;
  * - order: the Deployments, dependencies first.
  * Published Deployments (the host and the remotes) get a hostPort and one replica (two would
@@ -41,7 +42,11 @@ const swapOrigins = (value: string) =>
 
 // One file per ConfigMap: Podman 4.3 reads the first document of a --configmap file only.
 for (const map of objects.filter((object) => object.kind === 'ConfigMap')) {
-  const data = Object.entries(map.data as Record<string, string>).map(([key, value]) => [key, swapOrigins(value)]);
+  const data = Object.entries(map.data as Record<string, string>).map(([key, value]) => [
+    key,
+    // The tests sign up far more often than one person would (as in tooling/containers/stack.sh).
+    /^SIGN_UPS?_(RATE_)?PER_MINUTE$/.test(key) ? '600000' : swapOrigins(value),
+  ]);
   writeFileSync(
     join(dir, `${map.metadata.name}.configmap.yaml`),
     stringify({ ...map, data: Object.fromEntries(data) }),
@@ -78,6 +83,12 @@ for (const deployment of deployments.sort((a, b) => rank(a.metadata.name) - rank
     .map((volume) => volume.persistentVolumeClaim?.claimName)
     .filter(Boolean);
   const copy = structuredClone(deployment);
+  // The images stack.sh built, under another tag if SG_KUBE_IMAGE_TAG names one.
+  for (const container of copy.spec.template.spec.containers as { image: string }[])
+    container.image = container.image.replace(
+      /^(special-gift\/[a-z-]+):latest$/,
+      `$1:${process.env.SG_KUBE_IMAGE_TAG ?? 'latest'}`,
+    );
   // The PostgreSQL stand-in's postgres user is not the official image's 999 (docs/containers.md).
   if (name === 'postgres' && process.env.SG_PLAY_POSTGRES_UID) {
     const uid = Number(process.env.SG_PLAY_POSTGRES_UID);

@@ -4,6 +4,7 @@
 # Chromium against it (e2e/kube/). Part of `npm run verify`, after the compose stack.
 #   SG_KUBE_PORT_BASE  the host's published port (default 6350), the remotes' next (as in remotes.json)
 #   SG_KUBE_NETWORK    the Podman network the pods join (default sg-kube)
+#   SG_KUBE_IMAGE_TAG  the tag of the special-gift/* images to play (default latest, stack.sh's)
 # Podman ignores Services: each Deployment is played on its own, its pods given the names its
 # Services have on a cluster (short and <name>.<namespace>.svc.cluster.local) as network aliases,
 # so the same names resolve. Every pod, volume, secret and the network are removed on exit.
@@ -18,6 +19,13 @@ started=$SECONDS
 
 cleanup() {
   local status=$?
+  if [ "$status" -ne 0 ]; then
+    # What each played container said, to see why.
+    for container in $(podman ps -a --filter "network=$network" --format '{{.Names}}' 2>/dev/null | grep -v -- '-infra$'); do
+      printf '\n--- %s (%s)\n' "$container" "$(podman inspect --format '{{.State.Status}} exit {{.State.ExitCode}}' "$container")"
+      podman logs --tail 15 "$container" 2>&1
+    done
+  fi
   printf '\n\033[1m== Removing the played pods, volumes, secrets and network\033[0m\n'
   if [ -f "$work/order" ]; then
     while read -r name; do
@@ -51,5 +59,6 @@ while read -r name; do
   podman kube play --network "$network:$aliases" "${configmaps[@]}" "$work/$name.yaml" >/dev/null
 done < "$work/order"
 
-export SG_KUBE_HOST_URL="http://localhost:$base"
+# The stack tests' helpers (e2e/stack/stack.ts) reach the host here.
+export SG_HOST_PORT=$base
 npx playwright test --config e2e/kube/playwright.config.ts
