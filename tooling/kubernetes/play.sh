@@ -19,12 +19,14 @@ started=$SECONDS
 
 cleanup() {
   local status=$?
-  if [ "$status" -ne 0 ]; then
-    # What each played container said, to see why.
-    for container in $(podman ps -a --filter "network=$network" --format '{{.Names}}' 2>/dev/null | grep -v -- '-infra$'); do
-      printf '\n--- %s (%s)\n' "$container" "$(podman inspect --format '{{.State.Status}} exit {{.State.ExitCode}}' "$container")"
-      podman logs --tail 15 "$container" 2>&1
-    done
+  if [ "$status" -ne 0 ] && [ -f "$work/order" ]; then
+    # What each played container said, to see why (kube play names them <deployment>-pod-<n>-<container>).
+    while read -r name; do
+      for container in $(podman ps -a --filter "name=^$name-pod-[0-9]+-" --format '{{.Names}}'); do
+        printf '\n--- %s (%s)\n' "$container" "$(podman inspect --format '{{.State.Status}} exit {{.State.ExitCode}}' "$container")"
+        podman logs --tail 15 "$container" 2>&1
+      done
+    done < "$work/order"
   fi
   printf '\n\033[1m== Removing the played pods, volumes, secrets and network\033[0m\n'
   if [ -f "$work/order" ]; then
