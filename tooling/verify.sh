@@ -3,7 +3,8 @@
 # (Debian packages, npm packages), then lint, deployment-config validation, type-check, unit
 # tests, production build (plus the monolith baseline the bytes budget is measured against), the
 # browser end-to-end suite, which serves the builds with nginx and the images' config on separate
-# origins, and then the five images built and the compose stack run and tested with Podman.
+# origins, then the five images built and the compose stack run and tested with Podman, and the
+# Kubernetes development overlay played on those images (podman kube play).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/usr/sbin"
@@ -16,6 +17,10 @@ missing=()
 command -v "${CHROMIUM_PATH:-/usr/bin/chromium}" >/dev/null 2>&1 || missing+=(chromium)
 command -v nginx >/dev/null 2>&1 || missing+=(nginx-light)
 command -v docker-compose >/dev/null 2>&1 || missing+=(docker-compose)
+# kubectl for its kustomize (Debian's kubernetes-client if none is installed), catatonit for the
+# pods' infra container that `podman kube play` starts (tooling/kubernetes/).
+command -v kubectl >/dev/null 2>&1 || missing+=(kubernetes-client)
+command -v catatonit >/dev/null 2>&1 || missing+=(catatonit)
 # Podman (rootful, runc, netavark with aardvark-dns for names, iptables for its bridges),
 # podman-compose and mmdebstrap build and run the images and the compose stack.
 for tool in podman podman-compose mmdebstrap runc iptables; do
@@ -47,8 +52,10 @@ step "PostgreSQL for the API tests"; start_throwaway_postgres
 step "Lint";        npm run lint
 step "Deployment config"
 docker-compose -f docker-compose.yml config -q && echo "docker-compose.yml is valid"
+bash tooling/kubernetes/check-kustomize.sh
 step "Type-check";  npm run typecheck
 step "Unit tests";  npm run test:unit
 step "Build";       npm run build && npm run build:baseline
 step "Browser end-to-end suite"; npm run test:e2e
 step "Images and the compose stack (Podman)"; bash tooling/containers/stack.sh
+step "The Kubernetes development overlay played (podman kube play)"; bash tooling/kubernetes/play.sh

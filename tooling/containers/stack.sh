@@ -28,7 +28,7 @@ timed() { # label command...: runs it, keeps "label: N s" for the summary
   return "$status"
 }
 
-export SG_STACK_PROJECT=sg-stack
+export SG_STACK_PROJECT=${SG_STACK_PROJECT:-sg-stack}
 base=${SG_STACK_PORT_BASE:-6300}
 export SG_HOST_PORT=$base
 # Each remote's port: the base plus its offset in remotes.json (localPort - 3000).

@@ -1,15 +1,18 @@
 /**
  * `npm run generate`: rewrites every generated file: those derived from tooling/remotes.json
- * (derived-files.ts) and nginx's composition snippets (tooling/compose/render-nginx.ts).
+ * (derived-files.ts), nginx's composition snippets (tooling/compose/render-nginx.ts) and the
+ * Kubernetes manifests (tooling/kubernetes/kustomize-layout.ts).
  */
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { NGINX_SNIPPETS } from '../compose/render-nginx';
+import { kubernetesFiles } from '../kubernetes/kustomize-layout';
 import { DERIVED_FILES } from './derived-files';
 import { readRemoteList } from './read-remote-list';
 
 const root = join(__dirname, '..', '..');
 const write = (path: string, text: string) => {
+  mkdirSync(dirname(join(root, path)), { recursive: true });
   writeFileSync(join(root, path), text);
   console.log(`wrote ${path}`);
 };
@@ -20,3 +23,5 @@ for (const [file, render] of Object.entries(NGINX_SNIPPETS)) {
   const path = join('deploy', 'nginx', 'snippets', file);
   if (!(path in DERIVED_FILES)) write(path, render());
 }
+// The Kubernetes manifests (docs/kubernetes.md): the kustomize base, overlays and their output.
+for (const [path, text] of Object.entries(kubernetesFiles(remotes))) write(path, text);

@@ -1,0 +1,99 @@
+import { expect, test } from '@playwright/test';
+import { signUpInBrowser } from '../stack/journey';
+import { HOST_URL, apiRequests, podman, signUp, waitUntil } from '../stack/stack';
+
+/** The containers `podman kube play` made of a Deployment's pods: <deployment>-pod-<n>-<container>. */
+const played = async (deployment: string, container: string) =>
+  (await podman('ps', '--filter', `name=^${deployment}-pod-[0-9]+-${container}$`, '--format', '{{.Names}}'))
+    .split('\n')
+    .filter(Boolean);
+
+/** The API image's own readiness check (docker-compose.yml's healthcheck), run in a replica. */
+const READY =
+  "fetch('http://127.0.0.1:3004/v1/ready').then((r) => process.exit(r.ok ? 0 : 1)).catch(() => process.exit(1))";
+
+test.describe('the development overlay played by Podman', () => {
+  test.beforeAll(async () => {
+    test.setTimeout(200_000);
+    // Up when both API replicas answer ready (each restarts until the database accepts connections,
+    // as on a cluster), and the host answers the API and composes the page.
+    const replicaReady = (container: string) =>
+      podman('exec', container, 'node', '-e', READY).then(
+        () => true,
+        () => false,
+      );
+    const ms = await waitUntil(
+      'the played pods to serve the page and the API',
+      async () => {
+        const replicas = await played('api', 'api');
+        if (replicas.length < 2 || !(await Promise.all(replicas.map(replicaReady))).every(Boolean)) return false;
+        const [ready, page] = await Promise.all(
+          [`${HOST_URL}/api/v1/ready`, `${HOST_URL}/sign-up`].map((url) =>
+            fetch(url, { signal: AbortSignal.timeout(3_000) }).then(
+              (response) => response.status,
+              () => 0,
+            ),
+          ),
+        );
+        return ready === 200 && page === 200;
+      },
+      180_000,
+      1_000,
+    );
+    console.log(`played overlay serving ${ms} ms after the play`);
+  });
+
+  test("two API replicas under the Service's name: sign-ups through the host are served by both", async () => {
+    const replicas = await played('api', 'api');
+    expect(replicas).toHaveLength(2);
+    const since = new Date().toISOString();
+    const statuses: number[] = [];
+    for (let i = 0; i < 20; i++) statuses.push((await signUp()).status);
+    expect(statuses).toEqual(Array(20).fill(201));
+    const served = await Promise.all(
+      replicas.map(async (name) => (await apiRequests(name, since)).filter((r) => r.method === 'POST').length),
+    );
+    console.log(`20 sign-ups through the played host: ${replicas.map((name, i) => `${name} ${served[i]}`).join(', ')}`);
+    for (const [i, count] of served.entries()) expect(count, replicas[i]).toBeGreaterThan(0);
+  });
+
+  test('every played container as the manifests say: read-only root, a non-root user, no capabilities', async () => {
+    const names = ['postgres', 'api', 'host'].map((deployment) =>
+      played(deployment, deployment === 'host' ? 'nginx' : deployment),
+    );
+    const containers = (await Promise.all(names)).flat();
+    expect(containers.length).toBe(4);
+    for (const container of containers) {
+      const [readOnly, user, capabilities] = (
+        await podman(
+          'inspect',
+          '--format',
+          '{{.HostConfig.ReadonlyRootfs}}|{{.Config.User}}|{{.EffectiveCaps}}',
+          container,
+        )
+      ).split('|');
+      expect(readOnly, container).toBe('true');
+      expect(user, container).toMatch(/^[1-9][0-9]*:[1-9][0-9]*$/);
+      expect(capabilities, container).toBe('[]');
+    }
+  });
+
+  test('a person signs up in the browser: composed, hydrated, stored in the PostgreSQL pod', async ({ page }) => {
+    const id = await signUpInBrowser(page);
+    const [postgres] = await played('postgres', 'postgres');
+    if (!postgres) throw new Error('no played postgres container');
+    expect(
+      await podman(
+        'exec',
+        postgres,
+        'psql',
+        '-U',
+        'special_gift',
+        '-d',
+        'special_gift',
+        '-tAc',
+        `SELECT first_name || ' ' || last_name FROM sign_ups WHERE id = '${id}'`,
+      ),
+    ).toBe('Maren Container');
+  });
+});
