@@ -1,4 +1,4 @@
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { devices, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import en from '../../remote-signup/public/assets/i18n/en.json';
@@ -113,7 +113,7 @@ test.describe('an open tab across a release', () => {
     await context.close();
   });
 
-  test("past its build's retention, moves to the live build at once, keeps what was typed and never blames the camera", async () => {
+  test("past its build's retention, moves to the live build at once, keeps what was typed and never blames the camera or the connection", async () => {
     const { context, page } = await freshPage(browser);
     await page.goto('/sign-up');
     expect((await pageBuilds(page)).signup).toBe(buildA);
@@ -127,10 +127,12 @@ test.describe('an open tab across a release', () => {
     await untilNewPages((builds) => builds.signup === buildB);
 
     const cameraBlamed = page.getByText(en.scanner.camera.failed);
+    const connectionBlamed = page.getByText(en.scanner.notLoaded);
     const reloaded = page.waitForEvent('framenavigated', { timeout: 15_000 });
     await page.locator('.signup__scan button').click();
-    // The screen says the scanner did not load (not the camera), then the page moves to B.
-    await expect(page.getByText(en.scanner.notLoaded)).toBeVisible();
+    // The screen says the page is updating (not the camera, not the connection), then moves to B.
+    await expect(page.getByText(en.scanner.updating)).toBeVisible();
+    await expect(connectionBlamed).toHaveCount(0);
     await reloaded;
     await page.waitForLoadState();
     expect((await pageBuilds(page)).signup).toBe(buildB);
@@ -321,4 +323,55 @@ test('pages composed while the pointer flips, under a load of page requests, hyd
   expect(flips).toBeGreaterThanOrEqual(20);
   expect(pages.onA).toBeGreaterThan(0);
   expect(pages.onB).toBeGreaterThan(0);
+});
+
+test.describe('every deploy is a release: an open tab across an image roll, with no release pointer', () => {
+  const TITLE_ROLL = 'Sign up: the rolled image';
+  let rollDist = '';
+  test.beforeAll(() => {
+    test.setTimeout(300_000);
+    // A build whose card-scanner chunk differs (its own code changed), as a team's next image.
+    rollDist = buildRemoteVariant('remote-signup', 'signup-roll', (dir) => {
+      setEnglishText(dir, 'title', TITLE_ROLL);
+      const scanner = join(dir, 'src', 'card-scanner', 'card-scanner.tsx');
+      writeFileSync(scanner, readFileSync(scanner, 'utf8').replace('SCAN_INTERVAL_MS = 120', 'SCAN_INTERVAL_MS = 121'));
+    });
+  });
+  test.afterAll(() => removeRemoteVariant('signup-roll'));
+
+  test('the scanner says the page is updating (never the connection), the tab reloads onto the new build, and what was typed is kept', async ({
+    browser,
+  }) => {
+    release('detach', 'signup', '--reason', 'e2e: pages get the image build');
+    await untilNewPages((builds) => builds.signup === undefined);
+    const { context, page } = await freshPage(browser);
+    try {
+      await page.goto('/sign-up');
+      expect((await pageBuilds(page)).signup).toBeUndefined();
+      await expect(pageTitle(page)).toHaveText(TITLE_A);
+      await waitForPreload(page);
+      await page.locator('#signup-firstName').fill('Amira');
+      await page.locator('#signup-email').fill('amira@example.com');
+
+      // The image rolls (or `npm run up` rebuilds in place): the new build replaces the files at
+      // the remote's root, and the old scanner chunk is gone.
+      rmSync(wwwRoot('signup'), { recursive: true, force: true });
+      deployBuild('signup', rollDist);
+
+      const connectionBlamed = page.getByText(en.scanner.notLoaded);
+      const reloaded = page.waitForEvent('framenavigated', { timeout: 15_000 });
+      await page.locator('.signup__scan button').click();
+      await expect(page.getByText(en.scanner.updating)).toBeVisible();
+      await expect(connectionBlamed).toHaveCount(0);
+      await reloaded;
+      await page.waitForLoadState();
+      await expect(pageTitle(page)).toHaveText(TITLE_ROLL);
+      await expect(page.locator('#signup-firstName')).toHaveValue('Amira');
+      await expect(page.locator('#signup-email')).toHaveValue('amira@example.com');
+    } finally {
+      await context.close();
+      rmSync(wwwRoot('signup'), { recursive: true, force: true });
+      deployBuild('signup', distOf('signup'));
+    }
+  });
 });

@@ -8,6 +8,8 @@ declare module 's3rver' {
     directory: string;
     silent?: boolean;
     configureBuckets?: ReadonlyArray<{ name: string }>;
+    /** Whether a Host header other than an address names the bucket (default true). */
+    vhostBuckets?: boolean;
   }
   export default class S3rver {
     constructor(options: S3rverOptions);
