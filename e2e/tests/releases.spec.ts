@@ -328,8 +328,13 @@ test('pages composed while the pointer flips, under a load of page requests, hyd
 test.describe('every deploy is a release: an open tab across an image roll, with no release pointer', () => {
   const TITLE_ROLL = 'Sign up: the rolled image';
   let rollDist = '';
-  test.beforeAll(() => {
+  let browser: Browser;
+  test.beforeAll(async () => {
     test.setTimeout(300_000);
+    // A camera, so the sign-up screen offers Scan card.
+    browser = await launchWithFakeCamera(writeQrVideo(`${CARD_SCAN_BASE}/${newCardCode()}`, 'roll-scan'), {
+      grantCamera: true,
+    });
     // A build whose card-scanner chunk differs (its own code changed), as a team's next image.
     rollDist = buildRemoteVariant('remote-signup', 'signup-roll', (dir) => {
       setEnglishText(dir, 'title', TITLE_ROLL);
@@ -337,11 +342,12 @@ test.describe('every deploy is a release: an open tab across an image roll, with
       writeFileSync(scanner, readFileSync(scanner, 'utf8').replace('SCAN_INTERVAL_MS = 120', 'SCAN_INTERVAL_MS = 121'));
     });
   });
-  test.afterAll(() => removeRemoteVariant('signup-roll'));
+  test.afterAll(async () => {
+    await browser.close();
+    removeRemoteVariant('signup-roll');
+  });
 
-  test('the scanner says the page is updating (never the connection), the tab reloads onto the new build, and what was typed is kept', async ({
-    browser,
-  }) => {
+  test('the scanner says the page is updating (never the connection), the tab reloads onto the new build, and what was typed is kept', async () => {
     release('detach', 'signup', '--reason', 'e2e: pages get the image build');
     await untilNewPages((builds) => builds.signup === undefined);
     const { context, page } = await freshPage(browser);
@@ -372,6 +378,8 @@ test.describe('every deploy is a release: an open tab across an image roll, with
       await context.close();
       rmSync(wwwRoot('signup'), { recursive: true, force: true });
       deployBuild('signup', distOf('signup'));
+      // As the other tests left it: A live (the file's last step detaches).
+      release('release', 'signup', buildA, '--reason', 'e2e: back to A');
     }
   });
 });
