@@ -3,7 +3,8 @@
 # (Debian packages, npm packages), then lint, deployment-config validation, type-check, unit
 # tests, production build (plus the monolith baseline the bytes budget is measured against), the
 # browser end-to-end suite, which serves the builds with nginx and the images' config on separate
-# origins, and then the five images built and the compose stack run and tested with Podman.
+# origins, and then the six images built (the S3 stand-in among them) and the compose stack run
+# and tested with Podman.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/usr/sbin"
