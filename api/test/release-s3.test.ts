@@ -30,6 +30,9 @@ const BUCKET = 'sg-builds';
 let api: TestServer;
 let s3: RunningS3;
 let work: string;
+/** The builds the tests publish: the first one (released by the retention test), the killed one. */
+let firstBuild = '';
+let killedBuild = '';
 
 beforeAll(async () => {
   if (!existsSync(path.join(SIGNUP_DIST, 'mf-manifest.json')))
@@ -96,6 +99,7 @@ describe('npm run release with an S3 build store', () => {
       uploaded: { files: number; bytes: number; seconds: number };
     };
     expect(summary.uploaded).toMatchObject({ files: summary.files, bytes: summary.bytes });
+    firstBuild = summary.buildId;
     // The figure docs/releases.md quotes ("Object storage"): one remote, to a local S3 server.
     console.log(
       `publish signup to S3: ${summary.files} files, ${summary.bytes} bytes in ${summary.uploaded.seconds} s`,
@@ -120,6 +124,7 @@ describe('npm run release with an S3 build store', () => {
     cpSync(SIGNUP_DIST, dist, { recursive: true });
     cpSync(path.join(dist, 'assets', 'i18n', 'en.json'), path.join(dist, 'assets', 'i18n', 'killed.json'));
     const { buildId, files } = computeBuild(dist);
+    killedBuild = buildId;
 
     // Between the tool and S3: once 5 uploads are done, the next one kills the publishing process
     // (SIGKILL: no clean-up of any kind) and never arrives.
@@ -146,7 +151,7 @@ describe('npm run release with an S3 build store', () => {
       child = spawn(
         process.execPath,
         ['--import', 'tsx', 'tooling/release/cli.ts', 'publish', 'signup', '--dist', dist],
-        { cwd: REPO_ROOT, env: { ...process.env, ...toolEnv('killed', proxyUrl) }, stdio: 'ignore' },
+        { cwd: REPO_ROOT, env: { ...process.env, ...toolEnv('builds', proxyUrl) }, stdio: 'ignore' },
       );
       const exit = await new Promise<NodeJS.Signals | null>((resolve) =>
         child?.on('exit', (_, signal) => resolve(signal)),
@@ -156,18 +161,18 @@ describe('npm run release with an S3 build store', () => {
       await new Promise((resolve) => proxy.close(resolve));
     }
 
-    const halfway = objectsUnder(`killed/signup/${buildId}`);
+    const halfway = objectsUnder(`builds/signup/${buildId}`);
     expect(halfway.length).toBeGreaterThanOrEqual(5);
     expect(halfway.length).toBeLessThan(files.length);
-    const store = openBuildStore(REPO_ROOT, toolEnv('killed'));
+    const store = openBuildStore(REPO_ROOT, toolEnv('builds'));
     expect(await store.isPresent('signup', buildId)).toBe(false);
     expect(await registered(buildId)).toBe(false);
 
-    const again = await release(toolEnv('killed'), 'publish', 'signup', '--dist', dist, '--json');
+    const again = await release(toolEnv('builds'), 'publish', 'signup', '--dist', dist, '--json');
     expect(again.code).toBe(0);
     expect(JSON.parse(again.out)).toMatchObject({ buildId, registered: 'created' });
     expect(await store.isPresent('signup', buildId)).toBe(true);
-    expect(objectsUnder(`killed/signup/${buildId}`)).toHaveLength(files.length + 1);
+    expect(objectsUnder(`builds/signup/${buildId}`)).toHaveLength(files.length + 1);
     expect(await registered(buildId)).toBe(true);
   });
 
@@ -179,5 +184,35 @@ describe('npm run release with an S3 build store', () => {
     expect(run.code).toBe(1);
     expect(run.err).toMatch(/refused: the build store s3:\/\/sg-builds\/builds failed reading .*AWS_ENDPOINT_URL_S3/);
     expect(await registered(computeBuild(dist).buildId)).toBe(false);
+  });
+
+  it('retention deletes a purged build’s objects from the bucket, after the API’s purge', async () => {
+    // The live host's contract major, as `release` checks it.
+    const host: Server = createServer((_, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ contractMajor: 1, contractVersion: '1.0.0' }));
+    });
+    await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve));
+    const env = { ...toolEnv('builds'), SG_HOST_URL: `http://127.0.0.1:${(host.address() as AddressInfo).port}` };
+    try {
+      expect((await release(env, 'release', 'signup', firstBuild)).code).toBe(0);
+    } finally {
+      await new Promise((resolve) => host.close(resolve));
+    }
+    expect(objectsUnder(`builds/signup/${killedBuild}`).length).toBeGreaterThan(0);
+    // A month later, the live build published again: the killed-then-completed one, never live, goes.
+    const out: string[] = [];
+    const code = await runReleaseTool(['publish', 'signup', '--json'], {
+      repoRoot: REPO_ROOT,
+      env,
+      now: () => new Date(Date.now() + 30 * 24 * 3600_000),
+      out: (line) => out.push(line),
+      err: () => undefined,
+    });
+    expect(code).toBe(0);
+    expect((JSON.parse(out.join('')) as { purged: string[] }).purged).toContain(killedBuild);
+    expect(objectsUnder(`builds/signup/${killedBuild}`)).toEqual([]);
+    expect(objectsUnder(`builds/signup/${firstBuild}`).length).toBeGreaterThan(0);
+    expect(await openBuildStore(REPO_ROOT, env).isPresent('signup', firstBuild)).toBe(true);
   });
 });
