@@ -12,7 +12,7 @@ import { BUILD_STORE_DIR, E2E_OPERATOR_TOKEN, E2E_PORTS, HOST_URL } from '../sup
 
 /**
  * Releases under live traffic (docs/releases.md), with the suite's nginx servers and API: two
- * published builds of the sign-up remote, A (this checkout's) and B (its title changed), moved
+ * published builds of the sign-up remote, A (this checkout's) and B (its title and scanner changed), moved
  * between by the team's commands. Each test starts from A live; the last step hands the remote
  * back to its own build, so the other specs see the servers as they were.
  */
@@ -30,7 +30,12 @@ test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async () => {
   test.setTimeout(300_000);
-  variantDist = buildRemoteVariant('remote-signup', 'signup-release-b', (dir) => setEnglishText(dir, 'title', TITLE_B));
+  // B: its title changed, and its card-scanner chunk (its own code), as a team's next build.
+  variantDist = buildRemoteVariant('remote-signup', 'signup-release-b', (dir) => {
+    setEnglishText(dir, 'title', TITLE_B);
+    const scanner = join(dir, 'src', 'card-scanner', 'card-scanner.tsx');
+    writeFileSync(scanner, readFileSync(scanner, 'utf8').replace('SCAN_INTERVAL_MS = 120', 'SCAN_INTERVAL_MS = 121'));
+  });
   buildA = publish('signup', distOf('signup'));
   buildB = publish('signup', variantDist);
   expect(buildA).toMatch(/^[0-9a-f]{12}$/);
@@ -326,28 +331,19 @@ test('pages composed while the pointer flips, under a load of page requests, hyd
 });
 
 test.describe('every deploy is a release: an open tab across an image roll, with no release pointer', () => {
-  const TITLE_ROLL = 'Sign up: the rolled image';
-  let rollDist = '';
   let browser: Browser;
   test.beforeAll(async () => {
-    test.setTimeout(300_000);
     // A camera, so the sign-up screen offers Scan card.
     browser = await launchWithFakeCamera(writeQrVideo(`${CARD_SCAN_BASE}/${newCardCode()}`, 'roll-scan'), {
       grantCamera: true,
     });
-    // A build whose card-scanner chunk differs (its own code changed), as a team's next image.
-    rollDist = buildRemoteVariant('remote-signup', 'signup-roll', (dir) => {
-      setEnglishText(dir, 'title', TITLE_ROLL);
-      const scanner = join(dir, 'src', 'card-scanner', 'card-scanner.tsx');
-      writeFileSync(scanner, readFileSync(scanner, 'utf8').replace('SCAN_INTERVAL_MS = 120', 'SCAN_INTERVAL_MS = 121'));
-    });
   });
-  test.afterAll(async () => {
-    await browser.close();
-    removeRemoteVariant('signup-roll');
-  });
+  test.afterAll(() => browser.close());
 
   test('the scanner says the page is updating (never the connection), the tab reloads onto the new build, and what was typed is kept', async () => {
+    // The image's own build is A (the tests above left B's files at the root), and no pointer.
+    rmSync(wwwRoot('signup'), { recursive: true, force: true });
+    deployBuild('signup', distOf('signup'));
     release('detach', 'signup', '--reason', 'e2e: pages get the image build');
     await untilNewPages((builds) => builds.signup === undefined);
     const { context, page } = await freshPage(browser);
@@ -359,10 +355,10 @@ test.describe('every deploy is a release: an open tab across an image roll, with
       await page.locator('#signup-firstName').fill('Amira');
       await page.locator('#signup-email').fill('amira@example.com');
 
-      // The image rolls (or `npm run up` rebuilds in place): the new build replaces the files at
-      // the remote's root, and the old scanner chunk is gone.
+      // The image rolls to B (or `npm run up` rebuilds in place): its files replace A's at the
+      // remote's root, and A's scanner chunk is gone.
       rmSync(wwwRoot('signup'), { recursive: true, force: true });
-      deployBuild('signup', rollDist);
+      deployBuild('signup', variantDist);
 
       const connectionBlamed = page.getByText(en.scanner.notLoaded);
       const reloaded = page.waitForEvent('framenavigated', { timeout: 15_000 });
@@ -371,7 +367,7 @@ test.describe('every deploy is a release: an open tab across an image roll, with
       await expect(connectionBlamed).toHaveCount(0);
       await reloaded;
       await page.waitForLoadState();
-      await expect(pageTitle(page)).toHaveText(TITLE_ROLL);
+      await expect(pageTitle(page)).toHaveText(TITLE_B);
       await expect(page.locator('#signup-firstName')).toHaveValue('Amira');
       await expect(page.locator('#signup-email')).toHaveValue('amira@example.com');
     } finally {
