@@ -3,8 +3,8 @@
 # (Debian packages, npm packages), then lint, deployment-config validation, type-check, unit
 # tests, production build (plus the monolith baseline the bytes budget is measured against), the
 # browser end-to-end suite, which serves the builds with nginx and the images' config on separate
-# origins, then the five images built and the compose stack run and tested with Podman, and the
-# Kubernetes development overlay played on those images (podman kube play).
+# origins, then the six images built (the S3 stand-in among them) and the compose stack run and
+# tested with Podman, and the Kubernetes development overlay played on those images (podman kube play).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/usr/sbin"

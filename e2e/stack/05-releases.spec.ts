@@ -1,76 +1,129 @@
-import { execFileSync } from 'node:child_process';
-import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { parsePageBuilds } from '@special-gift/shared/composition';
 import { HOST_URL, PROJECT, REPO_ROOT, podman, waitUntil } from './stack';
 
 const SIGNUP_URL = `http://localhost:${process.env.SG_SIGNUP_PORT ?? '6302'}`;
 
-/** `npm run release -- <args>` against the stack: the build store is its `builds` volume, the API its /api/. */
-function release(store: string, ...args: string[]): string {
-  return execFileSync(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'tooling', 'release', 'cli.ts'), ...args], {
-    cwd: REPO_ROOT,
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
-      ...process.env,
-      SG_BUILD_STORE: store,
-      SG_RELEASE_API: `${HOST_URL}/api`,
-      SG_HOST_URL: HOST_URL,
-      OPERATOR_TOKEN: process.env.SG_OPERATOR_TOKEN,
-    },
-  });
+/**
+ * `npm run release -- <args>` as a team's CI job runs it: in a container of its own, with the
+ * checkout (read-only: the tool and the remote's dist) and only the API's URL, the operator token
+ * and the store's credentials. It reaches the API through the host and the S3 stand-in by the
+ * stack's network, and mounts no volume of the remotes: they serve what it publishes from the bucket.
+ */
+async function releaseFromCi(network: string, ...command: string[]): Promise<string> {
+  const env = {
+    SG_BUILD_STORE: 's3://sg-builds/builds',
+    AWS_ENDPOINT_URL_S3: 'http://s3:4568',
+    AWS_REGION: 'us-east-1',
+    AWS_ACCESS_KEY_ID: 'S3RVER',
+    AWS_SECRET_ACCESS_KEY: 'S3RVER',
+    SG_RELEASE_API: 'http://host:8080/api',
+    SG_HOST_URL: 'http://host:8080',
+    OPERATOR_TOKEN: process.env.SG_OPERATOR_TOKEN ?? '',
+    USER: 'ci',
+  };
+  return podman(
+    'run',
+    '--rm',
+    '--network',
+    network,
+    '--user',
+    'node',
+    '-v',
+    `${REPO_ROOT}:/repo:ro`,
+    '-w',
+    '/repo',
+    ...Object.entries(env).flatMap(([name, value]) => ['-e', `${name}=${value}`]),
+    'docker.io/library/node:20-bookworm-slim',
+    'sh',
+    '-c',
+    command.join(' '),
+  );
 }
+const tool = 'node --import tsx tooling/release/cli.ts';
 
 const pageBuilds = async (html: Promise<string>) => parsePageBuilds(/data-sg-builds="([^"]*)"/.exec(await html)?.[1]);
 
-test('a release in the stack: published into the builds volume, pointed at in PostgreSQL, followed by every page; rolled back and detached', async ({
+test('publish from anywhere: a CI container with no shared volume publishes to S3 and releases; new tabs get the build; a rollback within 2 s', async ({
   page,
   request,
 }) => {
-  test.setTimeout(180_000);
-  const volume = (await podman('volume', 'ls', '--format', '{{.Name}}'))
+  test.setTimeout(240_000);
+  const network = (await podman('network', 'ls', '--format', '{{.Name}}'))
     .split('\n')
-    .find((name) => name.startsWith(PROJECT) && name.endsWith('_builds'));
-  if (!volume) throw new Error('the stack has no builds volume');
-  const store = await podman('volume', 'inspect', volume, '--format', '{{.Mountpoint}}');
+    .find((name) => name.startsWith(`${PROJECT}_`));
+  if (!network) throw new Error(`the stack ${PROJECT} has no network`);
+  const followed = async (buildId: string | undefined) =>
+    (await pageBuilds((await request.get(`${HOST_URL}/sign-up`)).text())).signup === buildId;
 
-  const { buildId } = JSON.parse(
-    release(store, 'publish', 'signup', '--dist', join(REPO_ROOT, 'remote-signup', 'dist'), '--json'),
-  ) as { buildId: string };
-  release(store, 'release', 'signup', buildId, '--reason', 'stack test');
-  try {
-    const followedMs = await waitUntil(
-      'pages to compose the released build',
-      async () => (await pageBuilds((await request.get(`${HOST_URL}/sign-up`)).text())).signup === buildId,
+  // Two builds: the remote's own, and the same with one more file (another id).
+  const [a, b] = (
+    await releaseFromCi(
+      network,
+      `${tool} publish signup --dist remote-signup/dist --json &&`,
+      'cp -r remote-signup/dist /tmp/b && cp /tmp/b/assets/i18n/en.json /tmp/b/assets/i18n/ci.json &&',
+      `${tool} publish signup --dist /tmp/b --json`,
+    )
+  )
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map(
+      (line) =>
+        JSON.parse(line) as {
+          buildId: string;
+          files: number;
+          bytes: number;
+          uploaded: { bytes: number; seconds: number };
+        },
     );
+  if (!a || !b) throw new Error('the CI container did not publish both builds');
+  expect(b.buildId).not.toBe(a.buildId);
+  console.log(
+    `stack: published signup to S3 from a CI container: ${a.files} files, ${a.uploaded.bytes} bytes in ${a.uploaded.seconds} s`,
+  );
+
+  try {
+    await releaseFromCi(network, `${tool} release signup ${a.buildId} --reason "stack test"`);
+    const releasedMs = await waitUntil('pages to compose the released build', () => followed(a.buildId));
+    console.log(`stack: release → new pages on build ${a.buildId} in ${releasedMs} ms`);
     // Both API replicas answer the same snapshot: the pointer is in PostgreSQL.
     for (let i = 0; i < 10; i++) {
       const snapshot = await request.get(`${HOST_URL}/api/v1/releases/snapshot?bucket=${i * 10}`);
-      expect(parsePageBuilds(snapshot.headers()['sg-builds']).signup).toBe(buildId);
+      expect(parsePageBuilds(snapshot.headers()['sg-builds']).signup).toBe(a.buildId);
     }
-    const entry = await request.get(`${SIGNUP_URL}/builds/${buildId}/remoteEntry.js`);
-    expect(entry.status()).toBe(200);
-    expect(entry.headers()['cache-control']).toBe('public, max-age=31536000, immutable');
 
+    // The remote's origin serves the build from the bucket, through its cache, as a CDN would.
+    const entryUrl = `${SIGNUP_URL}/builds/${a.buildId}/remoteEntry.js`;
+    const first = await request.get(entryUrl);
+    expect(first.status()).toBe(200);
+    expect(first.headers()['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(first.headers()['content-type']).toMatch(/^text\/javascript/);
+    expect(first.headers()['x-cache-status']).toBe('MISS');
+    expect((await request.get(entryUrl)).headers()['x-cache-status']).toBe('HIT');
+    expect((await request.get(`${SIGNUP_URL}/builds/${a.buildId}/no-such-file.js`)).status()).toBe(404);
+
+    // A new tab gets the build.
     const loaded: string[] = [];
     page.on('requestfinished', (finished) => loaded.push(finished.url()));
     await page.goto(`${HOST_URL}/sign-up`);
     await expect(page.locator('html')).toHaveAttribute('data-interactive', 'true', { timeout: 30_000 });
-    expect(loaded).toContain(`${SIGNUP_URL}/builds/${buildId}/remoteEntry.js`);
-    console.log(`stack: release → new pages on build ${buildId} in ${followedMs} ms`);
+    expect(loaded).toContain(entryUrl);
 
-    release(store, 'detach', 'signup', '--reason', 'stack test done');
-    await waitUntil(
-      'pages to go back to the image build',
-      async () => (await pageBuilds((await request.get(`${HOST_URL}/sign-up`)).text())).signup === undefined,
+    // B, then a rollback to A: timed from the moment the command has moved the pointer.
+    await releaseFromCi(network, `${tool} release signup ${b.buildId} --reason "stack test: B"`);
+    await waitUntil('pages to compose B', () => followed(b.buildId));
+    const commandStarted = Date.now();
+    await releaseFromCi(network, `${tool} rollback signup --reason "stack test: back to A"`);
+    const commandMs = Date.now() - commandStarted;
+    const rollbackMs = await waitUntil('pages to compose A again', () => followed(a.buildId), 10_000, 50);
+    console.log(
+      `stack: rollback → new pages on build ${a.buildId} in ${rollbackMs} ms after the command ` +
+        `(the command itself, a container start included: ${commandMs} ms)`,
     );
+    expect(rollbackMs).toBeLessThan(2_000);
   } finally {
     // Leaves the stack as the other tests expect it whatever happened above.
-    try {
-      release(store, 'detach', 'signup', '--reason', 'stack test clean-up');
-    } catch {
-      // already detached
-    }
+    await releaseFromCi(network, `${tool} detach signup --reason "stack test done" || true`);
   }
+  await waitUntil('pages to go back to the image build', () => followed(undefined));
 });

@@ -1,4 +1,4 @@
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { devices, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import en from '../../remote-signup/public/assets/i18n/en.json';
@@ -12,7 +12,7 @@ import { BUILD_STORE_DIR, E2E_OPERATOR_TOKEN, E2E_PORTS, HOST_URL } from '../sup
 
 /**
  * Releases under live traffic (docs/releases.md), with the suite's nginx servers and API: two
- * published builds of the sign-up remote, A (this checkout's) and B (its title changed), moved
+ * published builds of the sign-up remote, A (this checkout's) and B (its title and scanner changed), moved
  * between by the team's commands. Each test starts from A live; the last step hands the remote
  * back to its own build, so the other specs see the servers as they were.
  */
@@ -30,7 +30,12 @@ test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async () => {
   test.setTimeout(300_000);
-  variantDist = buildRemoteVariant('remote-signup', 'signup-release-b', (dir) => setEnglishText(dir, 'title', TITLE_B));
+  // B: its title changed, and its card-scanner chunk (its own code), as a team's next build.
+  variantDist = buildRemoteVariant('remote-signup', 'signup-release-b', (dir) => {
+    setEnglishText(dir, 'title', TITLE_B);
+    const scanner = join(dir, 'src', 'card-scanner', 'card-scanner.tsx');
+    writeFileSync(scanner, readFileSync(scanner, 'utf8').replace('SCAN_INTERVAL_MS = 120', 'SCAN_INTERVAL_MS = 121'));
+  });
   buildA = publish('signup', distOf('signup'));
   buildB = publish('signup', variantDist);
   expect(buildA).toMatch(/^[0-9a-f]{12}$/);
@@ -113,7 +118,7 @@ test.describe('an open tab across a release', () => {
     await context.close();
   });
 
-  test("past its build's retention, moves to the live build at once, keeps what was typed and never blames the camera", async () => {
+  test("past its build's retention, moves to the live build at once, keeps what was typed and never blames the camera or the connection", async () => {
     const { context, page } = await freshPage(browser);
     await page.goto('/sign-up');
     expect((await pageBuilds(page)).signup).toBe(buildA);
@@ -127,10 +132,12 @@ test.describe('an open tab across a release', () => {
     await untilNewPages((builds) => builds.signup === buildB);
 
     const cameraBlamed = page.getByText(en.scanner.camera.failed);
+    const connectionBlamed = page.getByText(en.scanner.notLoaded);
     const reloaded = page.waitForEvent('framenavigated', { timeout: 15_000 });
     await page.locator('.signup__scan button').click();
-    // The screen says the scanner did not load (not the camera), then the page moves to B.
-    await expect(page.getByText(en.scanner.notLoaded)).toBeVisible();
+    // The screen says the page is updating (not the camera, not the connection), then moves to B.
+    await expect(page.getByText(en.scanner.updating)).toBeVisible();
+    await expect(connectionBlamed).toHaveCount(0);
     await reloaded;
     await page.waitForLoadState();
     expect((await pageBuilds(page)).signup).toBe(buildB);
@@ -321,4 +328,54 @@ test('pages composed while the pointer flips, under a load of page requests, hyd
   expect(flips).toBeGreaterThanOrEqual(20);
   expect(pages.onA).toBeGreaterThan(0);
   expect(pages.onB).toBeGreaterThan(0);
+});
+
+test.describe('every deploy is a release: an open tab across an image roll, with no release pointer', () => {
+  let browser: Browser;
+  test.beforeAll(async () => {
+    // A camera, so the sign-up screen offers Scan card.
+    browser = await launchWithFakeCamera(writeQrVideo(`${CARD_SCAN_BASE}/${newCardCode()}`, 'roll-scan'), {
+      grantCamera: true,
+    });
+  });
+  test.afterAll(() => browser.close());
+
+  test('the scanner says the page is updating (never the connection), the tab reloads onto the new build, and what was typed is kept', async () => {
+    // The image's own build is A (the tests above left B's files at the root), and no pointer.
+    rmSync(wwwRoot('signup'), { recursive: true, force: true });
+    deployBuild('signup', distOf('signup'));
+    release('detach', 'signup', '--reason', 'e2e: pages get the image build');
+    await untilNewPages((builds) => builds.signup === undefined);
+    const { context, page } = await freshPage(browser);
+    try {
+      await page.goto('/sign-up');
+      expect((await pageBuilds(page)).signup).toBeUndefined();
+      await expect(pageTitle(page)).toHaveText(TITLE_A);
+      await waitForPreload(page);
+      await page.locator('#signup-firstName').fill('Amira');
+      await page.locator('#signup-email').fill('amira@example.com');
+
+      // The image rolls to B (or `npm run up` rebuilds in place): its files replace A's at the
+      // remote's root, and A's scanner chunk is gone.
+      rmSync(wwwRoot('signup'), { recursive: true, force: true });
+      deployBuild('signup', variantDist);
+
+      const connectionBlamed = page.getByText(en.scanner.notLoaded);
+      const reloaded = page.waitForEvent('framenavigated', { timeout: 15_000 });
+      await page.locator('.signup__scan button').click();
+      await expect(page.getByText(en.scanner.updating)).toBeVisible();
+      await expect(connectionBlamed).toHaveCount(0);
+      await reloaded;
+      await page.waitForLoadState();
+      await expect(pageTitle(page)).toHaveText(TITLE_B);
+      await expect(page.locator('#signup-firstName')).toHaveValue('Amira');
+      await expect(page.locator('#signup-email')).toHaveValue('amira@example.com');
+    } finally {
+      await context.close();
+      rmSync(wwwRoot('signup'), { recursive: true, force: true });
+      deployBuild('signup', distOf('signup'));
+      // As the other tests left it: A live (the file's last step detaches).
+      release('release', 'signup', buildA, '--reason', 'e2e: back to A');
+    }
+  });
 });

@@ -35,6 +35,8 @@ export SG_HOST_PORT=$base
 while read -r name port; do
   export "SG_${name^^}_PORT=$((base + port - 3000))"
 done < <(node -e 'for (const r of require("./tooling/remotes.json")) console.log(r.name, r.localPort)')
+# The S3 stand-in (the build store), published for the machine's own publishing.
+export SG_S3_PORT=$((base + 9))
 # The tests sign up far more often than one person would.
 export SG_SIGN_UP_RATE_PER_MINUTE=600000 SG_SIGN_UPS_PER_MINUTE=600000
 POSTGRES_PASSWORD="stack-$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')"
@@ -81,6 +83,7 @@ for dir in $(node -p 'require("./tooling/remotes.json").map((r) => r.dir).join("
   build "special-gift/$dir" deploy/static-app.Dockerfile --build-arg "APP_DIR=$dir" --build-arg APP_KIND=remote
 done
 build special-gift/api deploy/api.Dockerfile
+build special-gift/s3-stand-in deploy/s3.Dockerfile
 printf '%s\n' "${timings[@]:1}"
 podman images --format '{{.Repository}}:{{.Tag}}  {{.Size}}' --filter reference='localhost/special-gift/*' --filter reference='docker.io/library/*'
 

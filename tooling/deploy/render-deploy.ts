@@ -105,8 +105,10 @@ export function regionLines(region: string, remotes: readonly RemoteEntry[]): st
           `  ports: ["127.0.0.1:\${${portVariable(remote)}:-${remote.localPort}}:8080"]`,
           '  environment:',
           '    <<: *remote-env',
-          `    BUILD_STORE: /srv/builds/${remote.name}`,
-          '  volumes: ["builds:/srv/builds:ro"]',
+          // Its published builds: the bucket's objects under the remote's prefix (docs/releases.md).
+          `    BUILDS_ORIGIN: http://s3:4568/sg-builds/builds/${remote.name}`,
+          '  depends_on:',
+          '    s3: { condition: service_started }',
           '',
         ])
         .slice(0, -1);

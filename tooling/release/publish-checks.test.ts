@@ -1,10 +1,10 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { computeBuild } from './build-id';
 import { checkDist, Refusal } from './integrity';
 import { readOrCreateOperatorToken } from './operator-token';
-import { storeBuild } from './store';
+import { writeDistFile, writeMinimalDist } from './test-dist';
 
 let root: string;
 beforeEach(() => {
@@ -12,32 +12,8 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
-function write(relative: string, content = relative): void {
-  const file = path.join(root, 'dist', relative);
-  mkdirSync(path.dirname(file), { recursive: true });
-  writeFileSync(file, content);
-}
-
-/** The smallest dist that passes: a manifest naming an entry, an exposed chunk and a shared one. */
-function minimalDist(): string {
-  write(
-    'mf-manifest.json',
-    JSON.stringify({
-      metaData: { remoteEntry: { name: 'remoteEntry.js', path: '' } },
-      exposes: [
-        { assets: { js: { sync: ['screen.1.js'], async: ['lazy.1.js'] }, css: { sync: ['screen.1.css'], async: [] } } },
-      ],
-      shared: [{ assets: { js: { sync: ['react.1.js'], async: [] }, css: { sync: [], async: [] } } }],
-    }),
-  );
-  for (const file of ['remoteEntry.js', 'screen.1.js', 'lazy.1.js', 'screen.1.css', 'react.1.js']) write(file);
-  for (const language of ['en', 'fr', 'ar']) {
-    write(`prerender/v1/${language}.html`);
-    write(`assets/i18n/${language}.json`, '{}');
-  }
-  write('remoteEntry.js.map', 'not published');
-  return path.join(root, 'dist');
-}
+const write = (relative: string, content?: string) => writeDistFile(root, relative, content);
+const minimalDist = () => writeMinimalDist(root);
 
 describe('publishing checks', () => {
   it('accepts a complete build and reads its contract major', () => {
@@ -69,24 +45,6 @@ describe('publishing checks', () => {
     expect(computeBuild(dist).buildId).toBe(first.buildId);
     write('lazy.1.js', 'changed');
     expect(computeBuild(dist).buildId).not.toBe(first.buildId);
-  });
-
-  it('stores a build once, whole, without its source maps', () => {
-    const dist = minimalDist();
-    const { buildId } = computeBuild(dist);
-    const store = path.join(root, 'store');
-    expect(storeBuild(store, 'signup', buildId, dist)).toBe(true);
-    expect(storeBuild(store, 'signup', buildId, dist)).toBe(false);
-    expect(readFileSync(path.join(store, 'signup', buildId, 'prerender/v1/fr.html'), 'utf8')).toBe(
-      'prerender/v1/fr.html',
-    );
-    expect(() => statSync(path.join(store, 'signup', buildId, 'remoteEntry.js.map'))).toThrow();
-    expect(computeBuild(path.join(store, 'signup', buildId)).buildId).toBe(buildId);
-  });
-
-  it('refuses to store a dist whose content no longer matches the id', () => {
-    const dist = minimalDist();
-    expect(() => storeBuild(path.join(root, 'store'), 'signup', '000000000000', dist)).toThrow(/changed while/);
   });
 
   it('creates the operator token once, readable by its owner only, then reads it back', () => {

@@ -5,7 +5,8 @@ import { computeBuild } from './build-id';
 import { checkDist, Refusal } from './integrity';
 import { readOrCreateOperatorToken } from './operator-token';
 import { buildsToPurge } from './retention';
-import { buildStorePath, deleteBuild, storeBuild } from './store';
+import type { BuildStore } from './build-store';
+import { openBuildStore } from './store';
 
 /** A command line that cannot be understood (exit code 2, with the usage). */
 export class UsageError extends Error {
@@ -26,7 +27,8 @@ export const USAGE = `Usage: npm run release -- <command> [options]
 
 Every command takes --reason <text> and --as <name> (default $USER).
 Environment: SG_RELEASE_API (http://127.0.0.1:3004), OPERATOR_TOKEN (else .data/operator-token),
-SG_BUILD_STORE (.data/builds), SG_HOST_URL (http://localhost:3000).
+SG_BUILD_STORE (.data/builds, or s3://bucket/prefix with the AWS SDK's
+settings: AWS_ENDPOINT_URL_S3, AWS_REGION, credentials), SG_HOST_URL (http://localhost:3000).
 Exit codes: 0 done, 1 refused (the reason on stderr), 2 usage.`;
 
 export interface ToolContext {
@@ -257,9 +259,14 @@ async function publish(
   const dist = path.resolve(args.flags.get('dist') ?? path.join(context.repoRoot, remote.dir, 'dist'));
   const { contractMajor } = checkDist(dist);
   const content = computeBuild(dist);
-  const store = buildStorePath(context.repoRoot, context.env);
+  const store = openBuildStore(context.repoRoot, context.env);
   // Files first, then the registration: a registered build always has its files in the store.
-  const copied = storeBuild(store, remote.name, content.buildId, dist);
+  const started = performance.now();
+  const stored = await store.put(remote.name, content, dist);
+  const seconds = (performance.now() - started) / 1000;
+  // Checked, not assumed: only a build whose manifest (written last) is there gets registered.
+  if (!(await store.isPresent(remote.name, content.buildId)))
+    throw new Refusal(`build ${content.buildId} is not complete in ${store.location}: publish again`);
   const { created } = await api.registerBuild({
     remote: remote.name,
     buildId: content.buildId,
@@ -282,7 +289,9 @@ async function publish(
     contractMajor,
     files: content.files.length,
     bytes: content.bytes,
-    copied,
+    copied: stored.written,
+    store: store.location,
+    uploaded: { files: stored.files, bytes: stored.bytes, seconds: Number(seconds.toFixed(3)) },
     registered: created ? 'created' : 'existing',
     purged,
   };
@@ -291,6 +300,7 @@ async function publish(
     context.err(
       `${remote.name}: build ${content.buildId} (contract major ${contractMajor}, ${content.files.length} files, ` +
         `${content.bytes} bytes) ${created ? 'published' : 'was already published'}` +
+        (stored.written ? ` (sent ${stored.bytes} bytes to ${store.location} in ${seconds.toFixed(1)} s)` : '') +
         (purged.length > 0 ? `; purged ${purged.join(', ')}` : ''),
     );
     context.out(content.buildId);
@@ -299,13 +309,13 @@ async function publish(
 }
 
 /** Purges what the retention policy does not keep: in the API first (so nothing points at it), then from the store. */
-async function applyRetention(remote: string, api: ReleaseApi, store: string, now: Date): Promise<string[]> {
+async function applyRetention(remote: string, api: ReleaseApi, store: BuildStore, now: Date): Promise<string[]> {
   const state = await api.remote(remote, 1000);
   const alive = state.builds.filter((build) => build.purgedAt === null);
   const purge = buildsToPurge({ pointer: state.pointer, builds: alive, history: state.history, now });
   const purged = purge.length > 0 ? await api.purge(remote, purge) : [];
   // Builds purged earlier whose files a failed run left behind, too.
   const stale = state.builds.filter((build) => build.purgedAt !== null).map((build) => build.buildId);
-  for (const buildId of [...purged, ...stale]) deleteBuild(store, remote, buildId);
+  for (const buildId of [...purged, ...stale]) await store.delete(remote, buildId);
   return purged;
 }

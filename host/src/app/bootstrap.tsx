@@ -23,7 +23,7 @@ export async function boot(
   runtime: FederationRuntime,
 ): Promise<void> {
   const config = withPageBuilds(await readRuntimeConfig(configResponse));
-  followReleasesOnMissingCode(config.apiBase);
+  followReleasesOnMissingCode(config.apiBase, config.remotes);
   prepareCollector({ endpoint: `${config.apiBase}/telemetry`, entries: config.remotes });
   const firstRemote = remoteForPath(window.location.pathname);
   const { storage, i18n, remoteScreens } = await startServices(config, runtime, firstRemote);

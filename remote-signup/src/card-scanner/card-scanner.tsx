@@ -10,7 +10,7 @@ import './card-scanner.css';
 export type CardScanOutcome =
   | { readonly kind: 'scanned'; readonly code: string }
   | { readonly kind: 'camera_problem'; readonly problem: CameraProblem }
-  | { readonly kind: 'not_loaded' };
+  | { readonly kind: 'not_loaded'; readonly error: unknown };
 
 export interface CardScannerProps {
   readonly onDone: (outcome: CardScanOutcome) => void;
@@ -82,7 +82,7 @@ export function CardScanner({
       // The decoder's chunk did not load (offline, a release): said as such; the user types the code instead.
       if (stopped) return;
       latest.current.onDone(
-        isMissingCodeError(error) ? { kind: 'not_loaded' } : { kind: 'camera_problem', problem: 'failed' },
+        isMissingCodeError(error) ? { kind: 'not_loaded', error } : { kind: 'camera_problem', problem: 'failed' },
       );
     };
     createDetector().then((detector) => {

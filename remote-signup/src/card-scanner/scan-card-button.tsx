@@ -15,7 +15,8 @@ export interface ScanCardButtonProps {
 
 const DONE: OverlayRole = 'done';
 /** The scanner's code did not load: said as such, never blamed on the camera. */
-type ScanProblem = CameraProblem | 'not_loaded';
+/** `not_loaded`: the scanner's code is unreachable (the connection); `updating`: it is gone, a new build replaced it. */
+type ScanProblem = CameraProblem | 'not_loaded' | 'updating';
 const VIBRATION_MS = 60;
 
 /** The scanner's code: its own chunk, fetched when the button is pressed. */
@@ -83,10 +84,11 @@ export function ScanCardButton({ cardFieldId, nextFieldId, onScanned }: ScanCard
     setCameraProblem(problem);
     focusSoon(cardFieldId);
   };
-  // The host moves the tab to the live build if a release replaced this one (docs/releases.md).
-  const notLoaded = () => {
-    fail('not_loaded');
-    reportMissingCode('signup');
+  // The host moves the tab to the new build if one replaced this one (a release, an image roll:
+  // docs/releases.md), and answers whether it does: only then is the code gone for good.
+  const notLoaded = async (error: unknown) => {
+    const updating = await reportMissingCode('signup', error);
+    if (mounted.current) fail(updating ? 'updating' : 'not_loaded');
   };
 
   const open = async () => {
@@ -97,7 +99,7 @@ export function ScanCardButton({ cardFieldId, nextFieldId, onScanned }: ScanCard
       scanner = await loadScanner();
     } catch (error) {
       if (mounted.current) {
-        if (isMissingCodeError(error)) notLoaded();
+        if (isMissingCodeError(error)) await notLoaded(error);
         else fail('failed');
       }
       return;
@@ -123,7 +125,7 @@ export function ScanCardButton({ cardFieldId, nextFieldId, onScanned }: ScanCard
       return;
     }
     if (outcome.kind === 'not_loaded') {
-      notLoaded();
+      await notLoaded(outcome.error);
       return;
     }
     onScanned(outcome.code);
@@ -145,7 +147,13 @@ export function ScanCardButton({ cardFieldId, nextFieldId, onScanned }: ScanCard
       </Button>
       {cameraProblem ? (
         <p id={`${cardFieldId}-scan-problem`} className="signup__scan-problem" role="alert">
-          {t(cameraProblem === 'not_loaded' ? 'scanner.notLoaded' : `scanner.camera.${cameraProblem}`)}
+          {t(
+            cameraProblem === 'not_loaded'
+              ? 'scanner.notLoaded'
+              : cameraProblem === 'updating'
+                ? 'scanner.updating'
+                : `scanner.camera.${cameraProblem}`,
+          )}
         </p>
       ) : null}
     </div>

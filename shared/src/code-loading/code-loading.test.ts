@@ -1,4 +1,10 @@
-import { isMissingCodeError, MISSING_CODE_EVENT, reportMissingCode, type MissingCodeDetail } from './index';
+import {
+  ANSWER_TIMEOUT_MS,
+  isMissingCodeError,
+  MISSING_CODE_EVENT,
+  reportMissingCode,
+  type MissingCodeDetail,
+} from './index';
 
 describe('isMissingCodeError', () => {
   it("recognises webpack's failed script and stylesheet chunks", () => {
@@ -19,12 +25,33 @@ describe('isMissingCodeError', () => {
 });
 
 describe('reportMissingCode', () => {
-  it('tells the page which remote lacks code', () => {
+  const chunkError = Object.assign(new Error('Loading chunk 12 failed.'), {
+    name: 'ChunkLoadError',
+    request: 'http://localhost:3002/card-scanner.0123abcd.js',
+  });
+
+  it('tells the page which remote lacks which file, and resolves with the host’s answer', async () => {
     const seen: MissingCodeDetail[] = [];
-    const listener = (event: Event) => seen.push((event as CustomEvent<MissingCodeDetail>).detail);
+    const listener = (event: Event) => {
+      const detail = (event as CustomEvent<MissingCodeDetail>).detail;
+      seen.push(detail);
+      detail.respond?.(true);
+    };
     window.addEventListener(MISSING_CODE_EVENT, listener);
-    reportMissingCode('signup');
+    const updating = reportMissingCode('signup', chunkError);
     window.removeEventListener(MISSING_CODE_EVENT, listener);
-    expect(seen).toEqual([{ remote: 'signup' }]);
+    await expect(updating).resolves.toBe(true);
+    expect(seen).toEqual([expect.objectContaining({ remote: 'signup', url: chunkError.request })]);
+  });
+
+  it(`resolves false when no host answers within ${ANSWER_TIMEOUT_MS / 1000} s: the code is not known to be gone`, async () => {
+    jest.useFakeTimers();
+    try {
+      const updating = reportMissingCode('signup');
+      jest.advanceTimersByTime(ANSWER_TIMEOUT_MS);
+      await expect(updating).resolves.toBe(false);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { MIN_RELOAD_INTERVAL_MS, reloadOntoLiveBuild, SAVE_GRACE_MS } from './live-build';
+import { imageBuildReplaced, MIN_RELOAD_INTERVAL_MS, reloadOntoLiveBuild, SAVE_GRACE_MS } from './live-build';
 
 const PAGE_BUILD = '0123456789ab';
 const LIVE_BUILD = 'ba9876543210';
@@ -60,5 +60,45 @@ describe('reloadOntoLiveBuild', () => {
     await jest.runAllTimersAsync();
     await expect(later).resolves.toBe(true);
     expect(reload).toHaveBeenCalledTimes(2);
+  });
+});
+
+describe('without a release pointer: the remote image’s own build', () => {
+  const ENTRY = 'http://localhost:3002/remoteEntry.js';
+  let fetchMock: jest.Mock;
+  const manifestLists = (files: string[], status = 200) =>
+    fetchMock.mockResolvedValue({
+      ok: status < 300,
+      json: async () => ({ exposes: [{ assets: { js: { sync: files, async: [] }, css: { sync: [], async: [] } } }] }),
+    });
+  beforeEach(() => {
+    sessionStorage.clear();
+    fetchMock = jest.fn();
+    Object.assign(globalThis, { fetch: fetchMock });
+    // What this page fetched: the remote's entry and its exposed chunk, and another origin's file
+    // (jsdom has no resource timing: the slice of it the function reads).
+    Object.assign(performance, {
+      getEntriesByType: () => [
+        { name: ENTRY },
+        { name: 'http://localhost:3002/__federation_expose_Screen.aaaaaaaa.js' },
+        { name: 'http://localhost:3000/main.bbbbbbbb.js' },
+      ],
+    });
+  });
+  afterEach(() => Reflect.deleteProperty(performance, 'getEntriesByType'));
+
+  it('is replaced when its current manifest no longer lists a file this page fetched or failed to fetch', async () => {
+    manifestLists(['__federation_expose_Screen.cccccccc.js']);
+    await expect(imageBuildReplaced(ENTRY)).resolves.toBe(true);
+    expect(fetchMock).toHaveBeenCalledWith('http://localhost:3002/mf-manifest.json', { cache: 'no-store' });
+    manifestLists(['__federation_expose_Screen.aaaaaaaa.js']);
+    await expect(imageBuildReplaced(ENTRY, 'http://localhost:3002/card-scanner.dddddddd.js')).resolves.toBe(true);
+  });
+
+  it('is not replaced when the build still lists them (the code is unreachable, not gone) or cannot be read', async () => {
+    manifestLists(['__federation_expose_Screen.aaaaaaaa.js', 'card-scanner.dddddddd.js']);
+    await expect(imageBuildReplaced(ENTRY, 'http://localhost:3002/card-scanner.dddddddd.js')).resolves.toBe(false);
+    manifestLists([], 503);
+    await expect(imageBuildReplaced(ENTRY)).resolves.toBe(false);
   });
 });

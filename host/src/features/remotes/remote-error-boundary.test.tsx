@@ -5,6 +5,7 @@ import { useState, type ReactNode } from 'react';
 import en from '../../../public/assets/i18n/en.json';
 import { RemoteErrorBoundary } from './remote-error-boundary';
 import { RemoteLoadError } from '../../services/remotes/remote-load-error';
+import { followReleasesOnMissingCode } from './live-build';
 
 const resources = { en: { common: en } };
 
@@ -131,5 +132,29 @@ describe('RemoteErrorBoundary', () => {
     const kept = window.__sgSignals as unknown as Array<Record<string, unknown>>;
     expect(kept.map(({ kind, remote }) => ({ kind, remote }))).toEqual([{ kind: 'render_error', remote: 'intro' }]);
     delete window.__sgSignals;
+  });
+
+  it('says the app is updating, not the connection, when the remote’s own build was replaced (an image roll)', async () => {
+    const entry = 'http://localhost:3002/remoteEntry.js';
+    followReleasesOnMissingCode('/api/v1', { signup: entry });
+    // The remote origin's current build no longer lists the chunk that failed.
+    const fetchMock = jest.fn().mockResolvedValue({
+      ok: true,
+      json: async () => ({ exposes: [{ assets: { js: { sync: ['__federation_expose_Screen.bbbbbbbb.js'] } } }] }),
+    });
+    Object.assign(globalThis, { fetch: fetchMock });
+    const gone = Object.assign(new Error('Loading chunk 12 failed.'), {
+      name: 'ChunkLoadError',
+      request: 'http://localhost:3002/__federation_expose_Screen.aaaaaaaa.js',
+    });
+    renderWithShell(
+      <RemoteErrorBoundary remote="signup" onRetry={jest.fn()}>
+        <Thrower error={new RemoteLoadError('signup', 'unavailable', { cause: gone })} />
+      </RemoteErrorBoundary>,
+      { resources },
+    );
+    expect(await screen.findByText(en.remoteError.updating)).toBeInTheDocument();
+    expect(screen.queryByText(en.remoteError.unavailable)).not.toBeInTheDocument();
+    expect(fetchMock).toHaveBeenCalledWith('http://localhost:3002/mf-manifest.json', { cache: 'no-store' });
   });
 });
