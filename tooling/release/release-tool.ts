@@ -5,6 +5,7 @@ import { computeBuild } from './build-id';
 import { checkDist, Refusal } from './integrity';
 import { readOrCreateOperatorToken } from './operator-token';
 import { buildsToPurge } from './retention';
+import { computeIntegrity } from './sri';
 import { buildStorePath, deleteBuild, storeBuild } from './store';
 
 /** A command line that cannot be understood (exit code 2, with the usage). */
@@ -257,6 +258,8 @@ async function publish(
   const dist = path.resolve(args.flags.get('dist') ?? path.join(context.repoRoot, remote.dir, 'dist'));
   const { contractMajor } = checkDist(dist);
   const content = computeBuild(dist);
+  // The trusted side's hashes, recorded with the build: pages check every file against them.
+  const integrity = computeIntegrity(dist);
   const store = buildStorePath(context.repoRoot, context.env);
   // Files first, then the registration: a registered build always has its files in the store.
   const copied = storeBuild(store, remote.name, content.buildId, dist);
@@ -267,6 +270,7 @@ async function publish(
     files: content.files.length,
     bytes: content.bytes,
     actor,
+    integrity,
   });
   let purged: string[] = [];
   try {
