@@ -75,29 +75,37 @@ export interface PageComposerOptions {
   readonly now?: () => number;
 }
 
+/** The API's `Sg-Builds` and `Sg-Integrity`, as the page carries them. */
+interface Snapshot {
+  readonly builds: string;
+  readonly integrity: string;
+}
+const NO_SNAPSHOT: Snapshot = { builds: '', integrity: '' };
+
 /**
  * The page's release snapshot as nginx's /_sg_snapshot gets it (snippets/release-snapshot.conf):
  * the API's `Sg-Builds` within the bound, kept FRAGMENT_CACHE_SECONDS per bucket, the last one
  * used while the API fails, none before any. A preview is the team's own: asked each time, never kept.
  */
 function createSnapshots(apiOrigin: string, fetchImpl: typeof fetch, now: () => number) {
-  const kept = new Map<number, { builds: string; expires: number }>();
-  return async function snapshot(bucket: number, preview: string | undefined): Promise<string> {
+  const kept = new Map<number, Snapshot & { expires: number }>();
+  return async function snapshot(bucket: number, preview: string | undefined): Promise<Snapshot> {
     const last = preview ? undefined : kept.get(bucket);
-    if (last && last.expires > now()) return last.builds;
+    if (last && last.expires > now()) return last;
     const answer = await fetchWithinBound(
       fetchImpl,
       `${apiOrigin}${RELEASE_SNAPSHOT.path}?bucket=${bucket}`,
       async (response) => ({
         builds: response.headers.get(RELEASE_SNAPSHOT.header) ?? '',
+        integrity: response.headers.get(RELEASE_SNAPSHOT.integrityHeader) ?? '',
         shared: !/private|no-store/.test(response.headers.get('cache-control') ?? ''),
       }),
       preview ? { cookie: `${RELEASE_SNAPSHOT.previewCookie}=${preview}` } : {},
     );
-    if (!answer) return last?.builds ?? '';
-    if (answer.shared && !preview)
-      kept.set(bucket, { builds: answer.builds, expires: now() + FRAGMENT_CACHE_SECONDS * 1000 });
-    return answer.builds;
+    if (!answer) return last ?? NO_SNAPSHOT;
+    const found = { builds: answer.builds, integrity: answer.integrity };
+    if (answer.shared && !preview) kept.set(bucket, { ...found, expires: now() + FRAGMENT_CACHE_SECONDS * 1000 });
+    return found;
   };
 }
 
@@ -120,14 +128,18 @@ export function createPageComposer(options: PageComposerOptions) {
     return body;
   }
 
-  const snapshot = options.apiOrigin ? createSnapshots(options.apiOrigin, fetchImpl, now) : async () => '';
+  const snapshot = options.apiOrigin ? createSnapshots(options.apiOrigin, fetchImpl, now) : async () => NO_SNAPSHOT;
 
   return async function composePage(request: PageRequest): Promise<string> {
-    const builds = await snapshot(
+    const { builds, integrity } = await snapshot(
       request.bucket ?? RELEASE_SNAPSHOT.buckets - 1,
       cookieValue(request.cookieHeader, RELEASE_SNAPSHOT.previewCookie),
     );
-    const variables = { ...pageVariables(request, options.defaultLanguage), [PAGE_VARIABLES.builds]: builds };
+    const variables = {
+      ...pageVariables(request, options.defaultLanguage),
+      [PAGE_VARIABLES.builds]: builds,
+      [PAGE_VARIABLES.integrity]: integrity,
+    };
     const releasedBuilds = parsePageBuilds(builds);
     return renderSsi(await options.template(), {
       variables,

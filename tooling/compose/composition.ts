@@ -6,7 +6,12 @@
  * screen's attributes, the page frame's class) is `@special-gift/shared/composition`.
  */
 import type { Language } from '@special-gift/shared';
-import { COLLECTOR_META_NAME, PAGE_BUILDS_ATTRIBUTE, SHELL_PAGE_CLASS } from '@special-gift/shared/composition';
+import {
+  COLLECTOR_META_NAME,
+  PAGE_BUILDS_ATTRIBUTE,
+  PAGE_INTEGRITY_ATTRIBUTE,
+  SHELL_PAGE_CLASS,
+} from '@special-gift/shared/composition';
 
 /**
  * How long the composer waits for a fragment before it sends the page without it (the client then
@@ -48,6 +53,8 @@ export const PAGE_VARIABLES = {
   screenFiles: 'sg_screen_files',
   /** The page's release snapshot, the API's `Sg-Builds` answer (`intro=<id>,signup=<id>`), empty without one. */
   builds: 'sg_builds',
+  /** The hashes of what the host loads from those builds, the API's `Sg-Integrity` (docs/security.md). */
+  integrity: 'sg_integrity',
 } as const;
 
 /**
@@ -60,6 +67,8 @@ export const RELEASE_SNAPSHOT = {
   path: '/v1/releases/snapshot',
   /** The answer's header that lists the builds. */
   header: 'sg-builds',
+  /** The answer's header with the integrity of those builds' entries and texts. */
+  integrityHeader: 'sg-integrity',
   bucketCookie: 'sg_bucket',
   bucketCookieMaxAgeSeconds: 365 * 24 * 60 * 60,
   /** Sent on by the composer: the API applies a valid, signed preview of the team's own browser. */
@@ -87,7 +96,7 @@ export const SCREEN_FILES_ECHO = ssi(`echo var="${PAGE_VARIABLES.screenFiles}"`)
  * screen paint first; the page preloads the app meanwhile.
  */
 export function toPageTemplate(indexHtml: string, contractMajor: number, pageLoader: string): string {
-  const { screen, language, direction, builds } = PAGE_VARIABLES;
+  const { screen, language, direction, builds, integrity } = PAGE_VARIABLES;
   const htmlTag = /<html lang="?en"? dir="?ltr"?>/; // quoted or not: the build minifies it
   const rootTag = /<div id="?root"?><\/div>/;
   const appScript = /<script defer(?:="defer")? src="?([^"\s>]+)"?><\/script>/;
@@ -107,7 +116,7 @@ export function toPageTemplate(indexHtml: string, contractMajor: number, pageLoa
     )
     .replace(
       htmlTag,
-      `<html lang="${ssi(`echo var="${language}"`)}" dir="${ssi(`echo var="${direction}"`)}" ${PAGE_BUILDS_ATTRIBUTE}="${ssi(`echo var="${builds}"`)}">`,
+      `<html lang="${ssi(`echo var="${language}"`)}" dir="${ssi(`echo var="${direction}"`)}" ${PAGE_BUILDS_ATTRIBUTE}="${ssi(`echo var="${builds}"`)}" ${PAGE_INTEGRITY_ATTRIBUTE}="${ssi(`echo var="${integrity}"`)}">`,
     )
     .replace(
       rootTag,
