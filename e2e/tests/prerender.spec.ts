@@ -93,7 +93,7 @@ test.describe('prerendered first screen, composed per request', () => {
     expect(h1Of(await pageHtml(page, '/sign-up', { 'Accept-Language': 'fr;q=0, ar;q=0.5' }))).toBe('التسجيل');
     // Not a screen: the plain page, in the language, with no fragment.
     const notFound = await pageHtml(page, '/no-such-page', { 'Accept-Language': 'ar' });
-    expect(notFound).toContain('<html lang="ar" dir="rtl" data-sg-builds="">');
+    expect(notFound).toContain('<html lang="ar" dir="rtl" data-sg-builds="" data-sg-integrity="">');
     expect(notFound).not.toContain('data-sg-screen');
   });
 

@@ -1,4 +1,4 @@
-import { randomInt } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 import { isLanguage, type Language } from '@special-gift/shared';
 import {
   acceptedLanguages,
@@ -16,6 +16,7 @@ import {
   fragmentFile,
   PAGE_VARIABLES,
   RELEASE_SNAPSHOT,
+  SCREEN_FILES_ECHO,
   SCREEN_FILES_PREFIX,
   SCREEN_INCLUDE_PREFIX,
 } from './composition';
@@ -28,7 +29,12 @@ export interface PageRequest {
   readonly acceptLanguage?: string;
   /** The browser's canary bucket ({@link pageBucket}); none: outside every canary. */
   readonly bucket?: number;
+  /** This response's CSP nonce ({@link newNonce}), sent in its Content-Security-Policy too. */
+  readonly nonce: string;
 }
+
+/** A fresh CSP nonce per page, as nginx's `$request_id`: 16 random bytes, hex. */
+export const newNonce = () => randomBytes(16).toString('hex');
 
 function cookieValue(header: string | undefined, name: string): string | undefined {
   for (const part of (header ?? '').split(';')) {
@@ -47,7 +53,7 @@ export function pageBucket(cookieHeader: string | undefined): { bucket: number; 
 }
 
 /** The composition's variables for one request: the route's remote and the page's language. */
-export function pageVariables(request: PageRequest, defaultLanguage: Language): Record<string, string> {
+export function pageVariables(request: Omit<PageRequest, 'nonce'>, defaultLanguage: Language): Record<string, string> {
   const language = chooseLanguage(
     cookieValue(request.cookieHeader, LANGUAGE_COOKIE),
     acceptedLanguages(request.acceptLanguage),
@@ -139,6 +145,7 @@ export function createPageComposer(options: PageComposerOptions) {
       ...pageVariables(request, options.defaultLanguage),
       [PAGE_VARIABLES.builds]: builds,
       [PAGE_VARIABLES.integrity]: integrity,
+      [PAGE_VARIABLES.nonce]: request.nonce,
     };
     const releasedBuilds = parsePageBuilds(builds);
     return renderSsi(await options.template(), {
@@ -152,11 +159,11 @@ export function createPageComposer(options: PageComposerOptions) {
         const base = `${remoteBase(options.remotes[remote])}${buildDir(releasedBuilds[remote] ?? '')}`;
         const fragment = await fetchFragment(`${base}/${fragmentFile(Number(match[2]), language)}`);
         if (fragment === undefined) return undefined;
-        const fragmentVariables = {
-          ...variables,
-          [PAGE_VARIABLES.screenFiles]: `${SCREEN_FILES_PREFIX}${remote}${buildDir(releasedBuilds[remote] ?? '')}`,
-        };
-        return renderSsi(fragment, { variables: fragmentVariables, include: async () => undefined });
+        // Not SSI, as nginx (snippets/fragment-proxy.conf): a fragment from a remote's origin gets
+        // only its stylesheet's path filled in, never the page's variables (its CSP nonce).
+        return fragment
+          .split(SCREEN_FILES_ECHO)
+          .join(`${SCREEN_FILES_PREFIX}${remote}${buildDir(releasedBuilds[remote] ?? '')}`);
       },
     });
   };

@@ -55,7 +55,37 @@ export const PAGE_VARIABLES = {
   builds: 'sg_builds',
   /** The hashes of what the host loads from those builds, the API's `Sg-Integrity` (docs/security.md). */
   integrity: 'sg_integrity',
+  /**
+   * The response's CSP nonce (docs/security.md): nginx's `$request_id` (16 random bytes, hex), a
+   * fresh one per page. Only the page template prints it; a fragment is never SSI-processed with it.
+   */
+  nonce: 'request_id',
 } as const;
+
+/**
+ * The composed page's Content-Security-Policy (docs/security.md): only scripts carrying this
+ * response's nonce run (the page loader), and what they load themselves ('strict-dynamic': the
+ * app, the federation runtime's entries and webpack's chunks, each with its integrity). A script
+ * element in a fragment, inline or `src` from any origin, does not run. The origins after the nonce
+ * are for browsers without 'strict-dynamic' (CSP 2), which ignore it; CSP 3 browsers ignore them.
+ * deploy/nginx/host.conf.template sets the same policy as `$page_csp`.
+ */
+export function pageContentSecurityPolicy(nonce: string, remoteOrigins: readonly string[]): string {
+  const remotes = remoteOrigins.join(' ');
+  return [
+    "default-src 'self'",
+    `script-src 'nonce-${nonce}' 'strict-dynamic' 'self' ${remotes}`,
+    `style-src 'self' ${remotes}`,
+    `connect-src 'self' ${remotes}`,
+    "img-src 'self' data:",
+    "font-src 'self'",
+    "manifest-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
 
 /**
  * The release snapshot (docs/releases.md): the composer asks the API which build of each remote a
@@ -96,7 +126,7 @@ export const SCREEN_FILES_ECHO = ssi(`echo var="${PAGE_VARIABLES.screenFiles}"`)
  * screen paint first; the page preloads the app meanwhile.
  */
 export function toPageTemplate(indexHtml: string, contractMajor: number, pageLoader: string): string {
-  const { screen, language, direction, builds, integrity } = PAGE_VARIABLES;
+  const { screen, language, direction, builds, integrity, nonce } = PAGE_VARIABLES;
   const htmlTag = /<html lang="?en"? dir="?ltr"?>/; // quoted or not: the build minifies it
   const rootTag = /<div id="?root"?><\/div>/;
   const appScript = /<script defer(?:="defer")? src="?([^"\s>]+)"?><\/script>/;
@@ -112,7 +142,7 @@ export function toPageTemplate(indexHtml: string, contractMajor: number, pageLoa
     .replace(
       appScript,
       (_, app: string) =>
-        `<link rel="preload" href="${app}" as="script"><script defer src="${pageLoader}" data-app="${app}"></script>`,
+        `<link rel="preload" href="${app}" as="script"><script defer nonce="${ssi(`echo var="${nonce}"`)}" src="${pageLoader}" data-app="${app}"></script>`,
     )
     .replace(
       htmlTag,
