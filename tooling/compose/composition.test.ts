@@ -17,7 +17,7 @@ describe('toPageTemplate', () => {
   it('starts the app through the page loader, the app preloaded meanwhile', () => {
     const template = toPageTemplate(INDEX, 3, '/page-loader.def.js');
     expect(template).toContain(
-      '<link rel="preload" href="/main.abc.js" as="script"><script defer nonce="<!--# echo var="request_id" -->" src="/page-loader.def.js" data-app="/main.abc.js"></script>',
+      '<link rel="preload" href="/main.abc.js" as="script" nonce="<!--# echo var="request_id" -->"><script defer nonce="<!--# echo var="request_id" -->" src="/page-loader.def.js" data-app="/main.abc.js"></script>',
     );
     expect(template.match(/<script/g)).toHaveLength(1);
   });

@@ -142,7 +142,7 @@ export function toPageTemplate(indexHtml: string, contractMajor: number, pageLoa
     .replace(
       appScript,
       (_, app: string) =>
-        `<link rel="preload" href="${app}" as="script"><script defer nonce="${ssi(`echo var="${nonce}"`)}" src="${pageLoader}" data-app="${app}"></script>`,
+        `<link rel="preload" href="${app}" as="script" nonce="${ssi(`echo var="${nonce}"`)}"><script defer nonce="${ssi(`echo var="${nonce}"`)}" src="${pageLoader}" data-app="${app}"></script>`,
     )
     .replace(
       htmlTag,
