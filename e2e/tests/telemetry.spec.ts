@@ -1,3 +1,4 @@
+import type { Request } from '@playwright/test';
 import { expect, expectConsoleErrors, test } from '../support/fixtures';
 import {
   breakRemote,
