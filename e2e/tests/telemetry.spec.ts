@@ -2,6 +2,7 @@ import type { Request } from '@playwright/test';
 import { expect, expectConsoleErrors, test } from '../support/fixtures';
 import {
   breakRemote,
+  rebuiltScreenChunk,
   FAILURE_MODES,
   REMOTE_NAMES,
   remoteOrigin,
@@ -105,12 +106,10 @@ for (const [signal, script] of [
 
 test('an uncaught error is attributed to the remote whose script threw it', async ({ page }) => {
   expectConsoleErrors('the intro screen throws on purpose');
-  await page.route(`${remoteOrigin('intro')}/**`, async (route) => {
-    if (!/__federation_expose_Screen\.[0-9a-f]+\.js$/.test(route.request().url())) return route.continue();
-    const response = await route.fetch();
-    const body = `${await response.text()}\n;setTimeout(function () { throw new TypeError('intro failed'); }, 0);`;
-    return route.fulfill({ response, body, headers: { ...response.headers(), 'cache-control': 'no-store' } });
-  });
+  await page.route(
+    `${remoteOrigin('intro')}/**`,
+    rebuiltScreenChunk((code) => `${code}\n;setTimeout(function () { throw new TypeError('intro failed'); }, 0);`),
+  );
   await page.goto('/');
   await collectorRunning(page);
   const { batch } = await hideAndCollect(page);

@@ -73,21 +73,23 @@ function withTimeout<T>(promise: Promise<T>, ms: number, onTimeout: () => Error)
 /** How long the check of a failed load's file may take before the failure is reported as it is. */
 const INTEGRITY_CHECK_TIMEOUT_MS = 5_000;
 
-/** The URL of the file whose load failed: a chunk's or stylesheet's (`request`), the texts' (`url`), else the entry. */
-function failedUrl(error: unknown, entry: string): string {
+/**
+ * The file whose load failed: a chunk's or stylesheet's (`request`: webpack's loaders always set
+ * its integrity, from the remote's entry), the texts' (`url`), else the entry.
+ */
+function failedFile(error: unknown, entry: string): { url: string; chunk: boolean } {
   let cause: unknown = error;
   while (cause instanceof RemoteLoadError) cause = cause.cause;
   const shape = (typeof cause === 'object' && cause !== null ? cause : {}) as { request?: unknown; url?: unknown };
-  if (typeof shape.request === 'string') return shape.request;
-  if (typeof shape.url === 'string') return shape.url;
-  return entry;
+  if (typeof shape.request === 'string') return { url: shape.request, chunk: true };
+  return { url: typeof shape.url === 'string' ? shape.url : entry, chunk: false };
 }
 
 /**
- * Whether a failed load was the browser refusing a file of a released build: the file is there
- * (the same URL answers 200 now), but loading it with its integrity failed. A script or a fetch
- * refused by integrity fails exactly like one cut by the network, so this one extra request, made
- * only after a failure, tells them apart for field telemetry.
+ * Whether a failed load was the browser refusing a file checked by integrity (any chunk, or a
+ * released build's entry or texts): the file is there (the same URL answers 200 now), but loading
+ * it with its integrity failed. A refused script or fetch fails exactly like one cut by the
+ * network, so this one extra request, made only after a failure, tells them apart for telemetry.
  */
 async function refusedByIntegrity(
   error: unknown,
@@ -95,8 +97,8 @@ async function refusedByIntegrity(
   integrityOf: (url: string) => string | undefined,
 ): Promise<boolean> {
   if (!(error instanceof RemoteLoadError) || error.reason !== 'unavailable') return false;
-  const url = failedUrl(error, entry);
-  if (integrityOf(url) === undefined) return false;
+  const { url, chunk } = failedFile(error, entry);
+  if (!chunk && integrityOf(url) === undefined) return false;
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), INTEGRITY_CHECK_TIMEOUT_MS);
   try {
