@@ -166,5 +166,11 @@ test("a fragment with injected script, external or inline, even one printing the
   } finally {
     writeFileSync(fragment, original);
     rmSync(join(root, 'evil.js'), { force: true });
+    // Until the host's copy of the fragment has expired: the next test's pages are clean.
+    await expect
+      .poll(async () => (await (await page.request.get(`${HOST_URL}/`)).text()).includes('evil.js'), {
+        timeout: 10_000,
+      })
+      .toBe(false);
   }
 });
