@@ -123,6 +123,13 @@ test.describe('prerendered first screen, composed per request', () => {
           const fromNode = withoutNonce(await (await page.request.get(`${nodeUrl}${route.path}`, { headers })).text());
           expect(fromNode, `${route.path} ${JSON.stringify(headers)}`).toBe(fromNginx);
         }
+        // The same CSP, each with its own nonce (docs/security.md).
+        const csp = async (url: string) =>
+          ((await page.request.get(url)).headers()['content-security-policy'] ?? '').replace(
+            /'nonce-[0-9a-f]{32}'/,
+            '',
+          );
+        expect(await csp(`${nodeUrl}${route.path}`), route.path).toBe(await csp(`${HOST_URL}${route.path}`));
       }
     } finally {
       await new Promise((resolve) => node.close(resolve));
