@@ -126,6 +126,41 @@ test.describe('every remote released', () => {
   });
 });
 
+test('with requireIntegrity, a remote without a recorded hash (no release) is refused; a released one loads', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  expectConsoleErrors('the browser reports the refused entry, and the host the failed load');
+  // The operator's setting (REQUIRE_INTEGRITY, written into config.json by the host's start-up).
+  await page.route('**/config.json', async (route) => {
+    const response = await route.fetch();
+    await route.fulfill({ response, json: { ...((await response.json()) as object), requireIntegrity: true } });
+  });
+  const signup = publish('signup', distOf('signup'));
+  release('release', 'signup', signup, '--reason', 'e2e: requireIntegrity');
+  try {
+    await expect
+      .poll(async () => (await page.goto('/sign-up'), pageBuilds(page)), { timeout: 10_000 })
+      .toEqual({
+        signup,
+      });
+    await expect(page.getByText(SCREENS.signup.text.en).first()).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByRole('alert')).toHaveCount(0);
+
+    // The intro runs its image's own build: the API has no hash for it, so nothing of it runs.
+    await page.goto(SCREENS.intro.path);
+    const alert = page.getByRole('alert').first();
+    await expect(alert).toBeVisible({ timeout: 30_000 });
+    expect((await alert.innerText()).replace(/\s+/g, ' ')).not.toMatch(/integrity|sha384|hash|script|chunk/i);
+    await collectorRunning(page);
+    const { batch } = await hideAndCollect(page);
+    const failure = batch.events.find((event) => event.type === 'load_failure' && event.remote === 'intro');
+    expect(failure?.kind).toBe('integrity');
+  } finally {
+    release('detach', 'signup', '--reason', 'e2e: back to the image build');
+  }
+});
+
 test("a fragment with injected script, external or inline, even one printing the page's nonce: none of it runs", async ({
   page,
 }) => {

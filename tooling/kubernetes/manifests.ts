@@ -80,6 +80,11 @@ export interface Environment {
    * <base>/<remote>, issue 27); none: the remotes serve /builds/ from their image.
    */
   readonly buildsOrigin?: string;
+  /**
+   * The host refuses a remote's code the page has no hash for (REQUIRE_INTEGRITY, docs/security.md):
+   * in production every remote is published and released, so an unreleased one is refused.
+   */
+  readonly requireIntegrity: boolean;
   /** How the overlay names the images: a tag (development) or a digest per image (production). */
   readonly images: readonly KustomizeImage[];
 }
@@ -376,6 +381,7 @@ export function configMaps(remotes: readonly RemoteEntry[], env: Environment): K
       SITE_BASE: env.publicOrigin,
       DEFAULT_LANGUAGE: 'en',
       SIGN_UP_RATE_PER_MINUTE: String(env.signUpsPerMinute),
+      REQUIRE_INTEGRITY: String(env.requireIntegrity),
       ...Object.fromEntries(
         remotes.flatMap((remote) => [
           [`REMOTE_${upper(remote)}_URL`, `${env.remoteOrigin(remote)}/remoteEntry.js`],
@@ -515,6 +521,8 @@ export function environments(remotes: readonly RemoteEntry[], productionDigests:
     remoteOrigin: (remote) => `http://localhost:${remote.localPort}`,
     signUpsPerMinute: 600,
     cookieSecure: false,
+    // The remotes run their images' own builds until a team releases one.
+    requireIntegrity: false,
     // No object store yet: its stand-in (issue 27's `s3` service) is not in this overlay.
     images: imageNames(remotes).map((name) => ({ name, newTag: 'latest' })),
   };
@@ -526,6 +534,7 @@ export function environments(remotes: readonly RemoteEntry[], productionDigests:
     tlsSecret: 'special-gift-tls',
     signUpsPerMinute: 20,
     cookieSecure: true,
+    requireIntegrity: true,
     buildsOrigin: 'https://builds.special-gift.example/builds',
     images: imageNames(remotes).map((name) => {
       const digest = productionDigests[name];

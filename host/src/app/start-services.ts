@@ -24,7 +24,9 @@ export async function startServices(
   // Storage (localforage does much of its set-up as it is evaluated) in a task of its own: the
   // start-up is several short tasks, not one long one. Same bundle, no request.
   // What this page checks its remotes' files against (docs/security.md).
-  const integrityOf = pageIntegrity(config.remotes);
+  const integrityOf = pageIntegrity(config.remotes, document.documentElement, window.location.href, {
+    requireIntegrity: config.requireIntegrity === true,
+  });
   const storageReady = yieldToBrowser()
     .then(() => import(/* webpackMode: "eager" */ '../services/storage/create-storage'))
     .then(({ createStorage }) => createStorage());

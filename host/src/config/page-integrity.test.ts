@@ -41,3 +41,27 @@ describe("the page's integrity lookup", () => {
     expect(lookup('/assets/i18n/fr.json')).toBeUndefined();
   });
 });
+
+describe("the page's integrity lookup with requireIntegrity (the runtime config's)", () => {
+  const entries = {
+    signup: 'https://signup.test/builds/0123456789ab/remoteEntry.js',
+    intro: 'https://intro.test/remoteEntry.js',
+  };
+  const lookup = pageIntegrity(
+    entries,
+    page('signup=0123456789ab', `signup/remoteEntry.js=${ENTRY_SRI}`),
+    'https://host.test/sign-up',
+    { requireIntegrity: true },
+  );
+
+  it("refuses an unreleased remote's entry and texts: no recorded hash, no load", () => {
+    expect(lookup(entries.intro)).toBe(REFUSE_INTEGRITY);
+    expect(lookup(`${entries.intro}?attempt=2`)).toBe(REFUSE_INTEGRITY);
+    expect(lookup('https://intro.test/assets/i18n/ar.json')).toBe(REFUSE_INTEGRITY);
+  });
+
+  it('still checks a released build against its hashes, and leaves the host its own files', () => {
+    expect(lookup(entries.signup)).toBe(ENTRY_SRI);
+    expect(lookup('/assets/i18n/fr.json')).toBeUndefined();
+  });
+});
