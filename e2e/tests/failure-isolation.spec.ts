@@ -1,4 +1,5 @@
 import { devices, type Browser, type Page, type Route } from '@playwright/test';
+import { TEXTS_RETRY_DELAYS_MS } from '../../host/src/services/i18n/fetch-texts';
 import {
   breakRemote,
   collectUnhandled,
@@ -181,9 +182,13 @@ test.describe('failure isolation: one remote failing never slows another screen'
           const fallbackMs = await timeUntilVisible(page, SCREENS[failing].text.en, open(page, SCREENS[failing].path));
           await expect(page.locator('html')).toHaveAttribute('lang', 'fr'); // the shell stays French
           const failingMs = await otherScreens(page, failing, 'fr');
+          // A 500 on the texts is retried on the host's schedule before English is used: that
+          // designed wait comes on top of the healthy time (the screen's French text was on the
+          // prerendered page at its first paint), never a timeout's.
+          const retries = TEXTS_RETRY_DELAYS_MS.reduce((sum, delay) => sum + delay, 0);
           expect(
-            asFastAsHealthy(fallbackMs, healthyOwn),
-            `${failing} in English took ${fallbackMs} ms, ${healthyOwn} ms healthy`,
+            asFastAsHealthy(fallbackMs - retries, healthyOwn),
+            `${failing} in English took ${fallbackMs} ms (${retries} ms of it the designed retries), ${healthyOwn} ms healthy`,
           ).toBe(true);
           for (const remote of Object.keys(healthyMs) as RemoteName[]) {
             expect(
