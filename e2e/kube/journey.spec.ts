@@ -1,6 +1,17 @@
 import { expect, test } from '@playwright/test';
 import { signUpInBrowser } from '../stack/journey';
-import { HOST_URL, apiRequests, podman, signUp, waitUntil } from '../stack/stack';
+import { parsePageBuilds } from '@special-gift/shared/composition';
+import { readRemoteList } from '../../tooling/generate/read-remote-list';
+import { readProductionDigests } from '../../tooling/kubernetes/kustomize-layout';
+import {
+  S3_STAND_IN,
+  SECRET,
+  SERVICE,
+  developmentStandIns,
+  environments,
+  serviceHost,
+} from '../../tooling/kubernetes/manifests';
+import { HOST_URL, RELEASE_TOOL, apiRequests, podman, runReleaseTool, signUp, waitUntil } from '../stack/stack';
 
 /** The containers `podman kube play` made of a Deployment's pods: <deployment>-pod-<n>-<container>. */
 const played = async (deployment: string, container: string) =>
@@ -58,11 +69,11 @@ test.describe('the development overlay played by Podman', () => {
   });
 
   test('every played container as the manifests say: read-only root, a non-root user, no capabilities', async () => {
-    const names = ['postgres', 'api', 'host'].map((deployment) =>
+    const names = ['postgres', 'api', 'host', 's3'].map((deployment) =>
       played(deployment, deployment === 'host' ? 'nginx' : deployment),
     );
     const containers = (await Promise.all(names)).flat();
-    expect(containers.length).toBe(4);
+    expect(containers.length).toBe(5);
     for (const container of containers) {
       const [readOnly, user, capabilities] = (
         await podman(
@@ -95,5 +106,41 @@ test.describe('the development overlay played by Podman', () => {
         `SELECT first_name || ' ' || last_name FROM sign_ups WHERE id = '${id}'`,
       ),
     ).toBe('Maren Container');
+  });
+
+  test("a team's CI publishes into the stand-in bucket and releases: a new page loads the build from /builds/ through the remote's nginx", async ({
+    page,
+  }) => {
+    // As the overlay names them: the Services' fully qualified names (the play's network aliases)
+    // and the development Secret's operator token.
+    const development = environments(readRemoteList(), readProductionDigests()).development;
+    const secret = developmentStandIns(development).find((object) => object.metadata.name === SECRET);
+    const where = {
+      s3: `http://${serviceHost(SERVICE.s3, development)}:${S3_STAND_IN.port}`,
+      host: `http://${serviceHost(SERVICE.host, development)}:8080`,
+      operatorToken: (secret?.stringData as Record<string, string>).OPERATOR_TOKEN ?? '',
+    };
+    const network = process.env.SG_KUBE_NETWORK ?? 'sg-kube';
+    const published = await runReleaseTool(
+      network,
+      where,
+      `${RELEASE_TOOL} publish signup --dist remote-signup/dist --json`,
+    );
+    const { buildId } = JSON.parse(published.split('\n').find((line) => line.startsWith('{')) ?? '{}') as {
+      buildId?: string;
+    };
+    if (!buildId) throw new Error(`the release tool published nothing: ${published}`);
+    await runReleaseTool(network, where, `${RELEASE_TOOL} release signup ${buildId} --reason "kube play"`);
+    await waitUntil('pages to compose the released build', async () => {
+      const html = await (await fetch(`${HOST_URL}/sign-up`)).text();
+      return parsePageBuilds(/data-sg-builds="([^"]*)"/.exec(html)?.[1]).signup === buildId;
+    });
+
+    const entryUrl = `http://localhost:${process.env.SG_SIGNUP_PORT}/builds/${buildId}/remoteEntry.js`;
+    const loaded: { url: string; status: number }[] = [];
+    page.on('response', (response) => loaded.push({ url: response.url(), status: response.status() }));
+    await page.goto(`${HOST_URL}/sign-up`);
+    await expect(page.locator('html')).toHaveAttribute('data-interactive', 'true', { timeout: 30_000 });
+    expect(loaded).toContainEqual({ url: entryUrl, status: 200 });
   });
 });

@@ -157,3 +157,46 @@ export async function storedCount(ids: readonly string[]): Promise<number> {
   }
   return stored;
 }
+
+export const RELEASE_TOOL = 'node --import tsx tooling/release/cli.ts';
+
+/**
+ * `npm run release -- <args>` as a team's CI job runs it: in a container of its own, with the
+ * checkout (read-only: the tool and the remote's dist) and only the API's URL, the operator token
+ * and the store's credentials. It reaches the API through the host and the S3 stand-in by the
+ * network's names, and mounts no volume of the remotes: they serve what it publishes from the bucket.
+ */
+export async function runReleaseTool(
+  network: string,
+  where: { s3: string; host: string; operatorToken: string },
+  ...command: string[]
+): Promise<string> {
+  const env = {
+    SG_BUILD_STORE: 's3://sg-builds/builds',
+    AWS_ENDPOINT_URL_S3: where.s3,
+    AWS_REGION: 'us-east-1',
+    AWS_ACCESS_KEY_ID: 'S3RVER',
+    AWS_SECRET_ACCESS_KEY: 'S3RVER',
+    SG_RELEASE_API: `${where.host}/api`,
+    SG_HOST_URL: where.host,
+    OPERATOR_TOKEN: where.operatorToken,
+    USER: 'ci',
+  };
+  return podman(
+    'run',
+    '--rm',
+    '--network',
+    network,
+    '--user',
+    'node',
+    '-v',
+    `${REPO_ROOT}:/repo:ro`,
+    '-w',
+    '/repo',
+    ...Object.entries(env).flatMap(([name, value]) => ['-e', `${name}=${value}`]),
+    'docker.io/library/node:20-bookworm-slim',
+    'sh',
+    '-c',
+    command.join(' '),
+  );
+}
