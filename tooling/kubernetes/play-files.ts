@@ -9,7 +9,7 @@
  *   (localhost:3000-3003, through `kubectl port-forward`) swapped for the play's published ports,
  *   and the sign-up limits raised as the compose stack's tests raise them;
  * - <secret>.json: each Secret's data as `podman secret create` takes it for secretKeyRef;
- * - order: the Deployments, dependencies first.
+ * - order: the Deployments, dependencies first (but the object store after the remotes).
  * Published Deployments (the host and the remotes) get a hostPort and one replica (two would
  * collide on the port); the others declare no port (Podman would publish it); the API keeps its
  * two replicas. Everything else is the overlay's own.
@@ -65,8 +65,10 @@ for (const secret of objects.filter((object) => object.kind === 'Secret')) {
 const namespace = objects.find((object) => object.kind === 'Namespace')?.metadata.name ?? 'default';
 const order: string[] = [];
 const deployments = objects.filter((object) => object.kind === 'Deployment');
-// The database first, the API next, the remotes, the host last (it proxies to all of them).
-const rank = (name: string) => (name === 'postgres' ? 0 : name === 'api' ? 1 : name === 'host' ? 3 : 2);
+// The database first, the API next, the remotes, the object store after them (the remotes must
+// start before its name exists, as they may on a cluster), the host last (it proxies to all of them).
+const RANKS: Record<string, number> = { postgres: 0, api: 1, s3: 3, host: 4 };
+const rank = (name: string) => RANKS[name] ?? 2;
 for (const deployment of deployments.sort((a, b) => rank(a.metadata.name) - rank(b.metadata.name))) {
   const name = deployment.metadata.name;
   const labels = deployment.spec.template.metadata.labels as Record<string, string>;
@@ -86,7 +88,7 @@ for (const deployment of deployments.sort((a, b) => rank(a.metadata.name) - rank
   // The images stack.sh built, under another tag if SG_KUBE_IMAGE_TAG names one.
   for (const container of copy.spec.template.spec.containers as { image: string }[])
     container.image = container.image.replace(
-      /^(special-gift\/[a-z-]+):latest$/,
+      /^(special-gift\/[a-z0-9-]+):latest$/,
       `$1:${process.env.SG_KUBE_IMAGE_TAG ?? 'latest'}`,
     );
   // The PostgreSQL stand-in's postgres user is not the official image's 999 (docs/containers.md).
