@@ -1,17 +1,11 @@
+import { execFileSync } from 'node:child_process';
 import { expect, test } from '@playwright/test';
 import { signUpInBrowser } from '../stack/journey';
 import { parsePageBuilds } from '@special-gift/shared/composition';
 import { readRemoteList } from '../../tooling/generate/read-remote-list';
 import { readProductionDigests } from '../../tooling/kubernetes/kustomize-layout';
-import {
-  S3_STAND_IN,
-  SECRET,
-  SERVICE,
-  developmentStandIns,
-  environments,
-  serviceHost,
-} from '../../tooling/kubernetes/manifests';
-import { HOST_URL, RELEASE_TOOL, apiRequests, podman, runReleaseTool, signUp, waitUntil } from '../stack/stack';
+import { SECRET, developmentStandIns, environments } from '../../tooling/kubernetes/manifests';
+import { HOST_URL, REPO_ROOT, apiRequests, podman, releaseToolEnv, signUp, waitUntil } from '../stack/stack';
 
 /** The containers `podman kube play` made of a Deployment's pods: <deployment>-pod-<n>-<container>. */
 const played = async (deployment: string, container: string) =>
@@ -111,26 +105,28 @@ test.describe('the development overlay played by Podman', () => {
   test("a team's CI publishes into the stand-in bucket and releases: a new page loads the build from /builds/ through the remote's nginx", async ({
     page,
   }) => {
-    // As the overlay names them: the Services' fully qualified names (the play's network aliases)
-    // and the development Secret's operator token.
+    // From this machine, as a team's CI outside the cluster: the object store and the host through
+    // their published ports (`kubectl port-forward` on a cluster), the development Secrets' keys.
+    // (Not a container on the play's network: when one joined it, the host's lookup of the API
+    // timed out once, a 502; Podman's DNS reloads then, which a cluster's does not.)
     const development = environments(readRemoteList(), readProductionDigests()).development;
     const secret = developmentStandIns(development).find((object) => object.metadata.name === SECRET);
-    const where = {
-      s3: `http://${serviceHost(SERVICE.s3, development)}:${S3_STAND_IN.port}`,
-      host: `http://${serviceHost(SERVICE.host, development)}:8080`,
-      operatorToken: (secret?.stringData as Record<string, string>).OPERATOR_TOKEN ?? '',
+    const env = {
+      ...process.env,
+      ...releaseToolEnv({
+        s3: `http://127.0.0.1:${process.env.SG_S3_PORT}`,
+        host: HOST_URL,
+        operatorToken: (secret?.stringData as Record<string, string>).OPERATOR_TOKEN ?? '',
+      }),
     };
-    const network = process.env.SG_KUBE_NETWORK ?? 'sg-kube';
-    const published = await runReleaseTool(
-      network,
-      where,
-      `${RELEASE_TOOL} publish signup --dist remote-signup/dist --json`,
-    );
+    const tool = (...args: string[]) =>
+      execFileSync('node', ['--import', 'tsx', 'tooling/release/cli.ts', ...args], { cwd: REPO_ROOT, env }).toString();
+    const published = tool('publish', 'signup', '--dist', 'remote-signup/dist', '--json');
     const { buildId } = JSON.parse(published.split('\n').find((line) => line.startsWith('{')) ?? '{}') as {
       buildId?: string;
     };
     if (!buildId) throw new Error(`the release tool published nothing: ${published}`);
-    await runReleaseTool(network, where, `${RELEASE_TOOL} release signup ${buildId} --reason "kube play"`);
+    tool('release', 'signup', buildId, '--reason', 'kube play');
     await waitUntil('pages to compose the released build', async () => {
       const html = await (await fetch(`${HOST_URL}/sign-up`)).text();
       return parsePageBuilds(/data-sg-builds="([^"]*)"/.exec(html)?.[1]).signup === buildId;

@@ -166,22 +166,8 @@ export const RELEASE_TOOL = 'node --import tsx tooling/release/cli.ts';
  * and the store's credentials. It reaches the API through the host and the S3 stand-in by the
  * network's names, and mounts no volume of the remotes: they serve what it publishes from the bucket.
  */
-export async function runReleaseTool(
-  network: string,
-  where: { s3: string; host: string; operatorToken: string },
-  ...command: string[]
-): Promise<string> {
-  const env = {
-    SG_BUILD_STORE: 's3://sg-builds/builds',
-    AWS_ENDPOINT_URL_S3: where.s3,
-    AWS_REGION: 'us-east-1',
-    AWS_ACCESS_KEY_ID: 'S3RVER',
-    AWS_SECRET_ACCESS_KEY: 'S3RVER',
-    SG_RELEASE_API: `${where.host}/api`,
-    SG_HOST_URL: where.host,
-    OPERATOR_TOKEN: where.operatorToken,
-    USER: 'ci',
-  };
+export async function runReleaseTool(network: string, where: ReleaseToolTarget, ...command: string[]): Promise<string> {
+  const env = releaseToolEnv(where);
   return podman(
     'run',
     '--rm',
@@ -199,4 +185,26 @@ export async function runReleaseTool(
     '-c',
     command.join(' '),
   );
+}
+
+/** Where the release tool publishes (the S3 endpoint) and registers and releases (the host's origin). */
+export interface ReleaseToolTarget {
+  readonly s3: string;
+  readonly host: string;
+  readonly operatorToken: string;
+}
+
+/** The release tool's whole environment for a stack: the build store in the S3 stand-in, the API through the host. */
+export function releaseToolEnv(where: ReleaseToolTarget): Record<string, string> {
+  return {
+    SG_BUILD_STORE: 's3://sg-builds/builds',
+    AWS_ENDPOINT_URL_S3: where.s3,
+    AWS_REGION: 'us-east-1',
+    AWS_ACCESS_KEY_ID: 'S3RVER',
+    AWS_SECRET_ACCESS_KEY: 'S3RVER',
+    SG_RELEASE_API: `${where.host}/api`,
+    SG_HOST_URL: where.host,
+    OPERATOR_TOKEN: where.operatorToken,
+    USER: 'ci',
+  };
 }

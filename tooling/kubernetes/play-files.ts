@@ -9,8 +9,9 @@
  *   (localhost:3000-3003, through `kubectl port-forward`) swapped for the play's published ports,
  *   and the sign-up limits raised as the compose stack's tests raise them;
  * - <secret>.json: each Secret's data as `podman secret create` takes it for secretKeyRef;
- * - order: the Deployments, dependencies first (but the object store after the remotes).
- * Published Deployments (the host and the remotes) get a hostPort and one replica (two would
+ * - order: the Deployments, dependencies first (but the object store after the remotes);
+ * - ports.env: SG_<NAME>_PORT, the published port of each published Deployment.
+ * Published Deployments (the host, the remotes and the object store) get a hostPort and one replica (two would
  * collide on the port); the others declare no port (Podman would publish it); the API keeps its
  * two replicas. Everything else is the overlay's own.
  */
@@ -30,9 +31,12 @@ const objects = parseAllDocuments(
 ).map((document) => document.toJS() as KubeObject & Record<string, any>); // eslint-disable-line @typescript-eslint/no-explicit-any -- objects read from YAML
 const remotes = readRemoteList();
 // The published port of each Deployment: the host first, then each remote by its local port.
+// The object store's stand-in too, as `kubectl port-forward svc/s3` publishes it for a team's
+// release tool (docs/kubernetes.md), on the compose stack's offset (base + 9).
 const published: Record<string, number> = {
   host: base,
   ...Object.fromEntries(remotes.map((remote) => [remote.name, base + remote.localPort - 3000])),
+  s3: base + 9,
 };
 const swapOrigins = (value: string) =>
   value.replace(
@@ -113,4 +117,11 @@ for (const deployment of deployments.sort((a, b) => rank(a.metadata.name) - rank
   order.push(name);
 }
 writeFileSync(join(dir, 'order'), order.join('\n') + '\n');
+// SG_<NAME>_PORT for the tests, as tooling/containers/stack.sh names the compose stack's.
+writeFileSync(
+  join(dir, 'ports.env'),
+  Object.entries(published)
+    .map(([name, port]) => `export SG_${name.toUpperCase()}_PORT=${port}\n`)
+    .join(''),
+);
 console.log(`${order.length} Deployments to play: ${order.join(', ')}; published ${JSON.stringify(published)}`);

@@ -6,7 +6,8 @@
 #   SG_KUBE_NETWORK    the Podman network the pods join (default sg-kube)
 #   SG_KUBE_IMAGE_TAG  the tag of the special-gift/* images to play (default latest, stack.sh's)
 # The journey also publishes and releases a build of remote-signup/dist (built beforehand) into the
-# object store's stand-in with the release tool, from a container on the network, as a team's CI.
+# object store's stand-in with the release tool, from this machine as a team's CI would (through the
+# published ports, as through `kubectl port-forward`).
 # Podman ignores Services: each Deployment is played on its own, its pods given the names its
 # Services have on a cluster (short and <name>.<namespace>.svc.cluster.local) as network aliases,
 # so the same names resolve. Every pod, volume, secret and the network are removed on exit.
@@ -66,9 +67,8 @@ while read -r name; do
   podman kube play --network "$network:$aliases" "${configmaps[@]}" "$work/$name.yaml" >/dev/null
 done < "$work/order"
 
-# The stack tests' helpers (e2e/stack/stack.ts) reach the host here; the release tool's CI
-# container joins the network; the sign-up remote's published port.
-export SG_HOST_PORT=$base SG_KUBE_NETWORK=$network
-SG_SIGNUP_PORT=$((base + $(node -p 'require("./tooling/remotes.json").find((r) => r.name === "signup").localPort') - 3000))
-export SG_SIGNUP_PORT
+# The published ports (SG_HOST_PORT: the stack tests' helpers, e2e/stack/stack.ts, reach the host
+# there; the remotes', the object store's).
+# shellcheck source=/dev/null
+. "$work/ports.env"
 npx playwright test --config e2e/kube/playwright.config.ts
