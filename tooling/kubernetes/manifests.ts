@@ -58,6 +58,7 @@ export const RESOURCES = {
   host: { requests: { cpu: '50m', memory: '32Mi' }, limits: { cpu: '500m', memory: '128Mi' } },
   remote: { requests: { cpu: '20m', memory: '16Mi' }, limits: { cpu: '250m', memory: '64Mi' } },
   postgres: { requests: { cpu: '100m', memory: '128Mi' }, limits: { memory: '512Mi' } },
+  // The development stand-in (s3rver): 19-30 MB, at most 7 % of a core around a publish.
   s3: { requests: { cpu: '20m', memory: '64Mi' }, limits: { cpu: '500m', memory: '256Mi' } },
 };
 
