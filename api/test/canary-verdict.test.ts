@@ -88,6 +88,7 @@ it('holds without enough sessions, then rolls a failing canary back by itself', 
       files: 9,
       bytes: 9000,
       actor: 'test',
+      integrity: { 'remoteEntry.js': `sha384-${'E'.repeat(64)}` },
     });
   await act('release', { buildId: LIVE });
   await act('canary', { buildId: CANARY, percent: 20 });

@@ -1,5 +1,9 @@
 import type { BrowserContext, Page, Route } from '@playwright/test';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { sriOf } from '../../tooling/release/sri';
 import { REMOTES, type RemoteName } from '../../tooling/remotes';
+import { distOf } from './nginx';
 import { E2E_PORTS } from './topology';
 
 export { REMOTE_NAMES, type RemoteName } from '../../tooling/remotes';
@@ -57,15 +61,9 @@ export const FAILURE_MODES = {
     isEntry(route)
       ? route.fulfill({ status: 200, contentType: 'text/javascript', body: 'window.__notAContainer = true;' })
       : route.continue(),
-  'built against another contract major': async (route) => {
-    if (!isScreenChunk(route, '.js')) return route.continue();
-    const response = await route.fetch();
-    return route.fulfill({
-      response,
-      headers: notCached(response.headers()),
-      body: (await response.text()).replace(/contractVersion:\s*1\b/, 'contractVersion:2'),
-    });
-  },
+  'built against another contract major': rebuiltScreenChunk((code) =>
+    code.replace(/contractVersion:\s*1\b/, 'contractVersion:2'),
+  ),
   'every texts file 500': (route) =>
     isTexts(route) ? route.fulfill({ status: 500, body: 'Internal Server Error' }) : route.continue(),
 } satisfies Record<string, (route: Route) => Promise<void>>;
@@ -83,6 +81,26 @@ const isEntry = (route: Route) => pathOf(route) === '/remoteEntry.js';
 const isTexts = (route: Route) => pathOf(route).startsWith('/assets/i18n/');
 const isScreenChunk = (route: Route, extension: '.js' | '.css') =>
   /^\/__federation_expose_Screen\.[0-9a-f]+/.test(pathOf(route)) && pathOf(route).endsWith(extension);
+
+/**
+ * A remote's screen chunk as a build of other source would have it: changed by `edit`, and the
+ * remote's entry (its image build's, which the page has no hash for) carrying the changed chunk's
+ * hash, so webpack's chunk loader accepts it (docs/security.md).
+ */
+export function rebuiltScreenChunk(edit: (code: string) => string): (route: Route) => Promise<void> {
+  return async (route) => {
+    const port = Number(new URL(route.request().url()).port);
+    const remote = REMOTES.find((candidate) => E2E_PORTS[candidate.name] === port)?.name;
+    if (!remote || !(isEntry(route) || isScreenChunk(route, '.js'))) return route.continue();
+    const dist = distOf(remote);
+    const chunk = readdirSync(dist).find((file) => /^__federation_expose_Screen\.[0-9a-f]+\.js$/.test(file)) ?? '';
+    const original = readFileSync(join(dist, chunk), 'utf8');
+    const changed = edit(original);
+    const response = await route.fetch();
+    const body = isEntry(route) ? (await response.text()).replace(sriOf(original), sriOf(changed)) : changed;
+    return route.fulfill({ response, headers: notCached(response.headers()), body });
+  };
+}
 
 /** Makes `remote` fail in `handler`'s way for every page of `target`, until the returned function restores it. */
 export async function breakRemote(

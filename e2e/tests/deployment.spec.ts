@@ -17,7 +17,9 @@ const hashedChunk = (dir: string) => {
 };
 
 test.describe('served by nginx with the images’ config', () => {
-  test('host pages: SPA deep links, no-cache, CSP without inline script, security headers', async ({ request }) => {
+  test('host pages: SPA deep links, no-cache, CSP with a fresh nonce and no inline script, security headers', async ({
+    request,
+  }) => {
     for (const path of ['/', '/sign-up']) {
       const response = await request.get(`${HOST_URL}${path}`);
       expect(response.status(), path).toBe(200);
@@ -28,7 +30,9 @@ test.describe('served by nginx with the images’ config', () => {
       expect(headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
       const csp = headers['content-security-policy'] ?? '';
       expect(csp).toContain("frame-ancestors 'none'");
-      expect(csp).toContain(`script-src 'self' ${REMOTE_ORIGINS};`);
+      // A fresh nonce per page, and only what its script loads (docs/security.md).
+      expect(csp).toMatch(new RegExp(`script-src 'nonce-([0-9a-f]{32})' 'strict-dynamic' 'self' ${REMOTE_ORIGINS};`));
+      expect(csp).not.toBe((await request.get(`${HOST_URL}${path}`)).headers()['content-security-policy']);
       expect(csp).not.toContain('unsafe-inline');
       expect(csp).not.toContain('unsafe-eval');
       expect(csp).toContain(`connect-src 'self' ${REMOTE_ORIGINS};`);

@@ -75,7 +75,9 @@ test.describe('prerendered first screen, composed per request', () => {
     for (const route of ROUTES) {
       for (const { lang, acceptLanguage, dir } of LANGUAGES) {
         const html = await pageHtml(page, route.path, { 'Accept-Language': acceptLanguage });
-        expect(html, `${route.path} ${lang}`).toContain(`<html lang="${lang}" dir="${dir}" data-sg-builds="">`);
+        expect(html, `${route.path} ${lang}`).toContain(
+          `<html lang="${lang}" dir="${dir}" data-sg-builds="" data-sg-integrity="">`,
+        );
         expect(h1Of(html), `${route.path} ${lang}`).toBe(route.expected(lang).title);
         expect(html).toContain(route.expected(lang).text);
         expect(html).toContain(`data-sg-screen="${route.remote}" data-sg-lang="${lang}"`);
@@ -93,7 +95,7 @@ test.describe('prerendered first screen, composed per request', () => {
     expect(h1Of(await pageHtml(page, '/sign-up', { 'Accept-Language': 'fr;q=0, ar;q=0.5' }))).toBe('التسجيل');
     // Not a screen: the plain page, in the language, with no fragment.
     const notFound = await pageHtml(page, '/no-such-page', { 'Accept-Language': 'ar' });
-    expect(notFound).toContain('<html lang="ar" dir="rtl" data-sg-builds="">');
+    expect(notFound).toContain('<html lang="ar" dir="rtl" data-sg-builds="" data-sg-integrity="">');
     expect(notFound).not.toContain('data-sg-screen');
   });
 
@@ -115,10 +117,19 @@ test.describe('prerendered first screen, composed per request', () => {
           {},
         ];
         for (const headers of variants) {
-          const fromNginx = await pageHtml(page, route.path, headers);
-          const fromNode = await (await page.request.get(`${nodeUrl}${route.path}`, { headers })).text();
+          // Each response has a nonce of its own: the same everywhere else.
+          const withoutNonce = (html: string) => html.replace(/ nonce="[0-9a-f]{32}"/g, ' nonce=""');
+          const fromNginx = withoutNonce(await pageHtml(page, route.path, headers));
+          const fromNode = withoutNonce(await (await page.request.get(`${nodeUrl}${route.path}`, { headers })).text());
           expect(fromNode, `${route.path} ${JSON.stringify(headers)}`).toBe(fromNginx);
         }
+        // The same CSP, each with its own nonce (docs/security.md).
+        const csp = async (url: string) =>
+          ((await page.request.get(url)).headers()['content-security-policy'] ?? '').replace(
+            /'nonce-[0-9a-f]{32}'/,
+            '',
+          );
+        expect(await csp(`${nodeUrl}${route.path}`), route.path).toBe(await csp(`${HOST_URL}${route.path}`));
       }
     } finally {
       await new Promise((resolve) => node.close(resolve));
@@ -277,7 +288,7 @@ test.describe('a fragment that cannot be had gives the client-rendered page, wit
   const clientRendered = async (page: Page) => {
     const html = await pageHtml(page, '/sign-up');
     expect(html).not.toContain('data-sg-screen');
-    expect(html).toContain('<html lang="en" dir="ltr" data-sg-builds="">');
+    expect(html).toContain('<html lang="en" dir="ltr" data-sg-builds="" data-sg-integrity="">');
     await page.goto('/sign-up');
     await expect(pageTitle(page)).toHaveText('Sign up');
     await expect(page.getByLabel('First name')).toBeEditable();

@@ -1,7 +1,8 @@
-import type { Page, Request } from '@playwright/test';
+import type { Request } from '@playwright/test';
 import { expect, expectConsoleErrors, test } from '../support/fixtures';
 import {
   breakRemote,
+  rebuiltScreenChunk,
   FAILURE_MODES,
   REMOTE_NAMES,
   remoteOrigin,
@@ -10,46 +11,13 @@ import {
   type RemoteName,
 } from '../support/remote-failures';
 import { newCardCode } from '../support/sign-up';
+import { collectorRunning, hideAndCollect, isBeacon } from '../support/telemetry';
 
 /**
  * Field telemetry (docs/telemetry.md) on the production builds: the collector loads after the
  * first screen, attributes each signal to its remote and build, and sends one beacon to the API
  * when the page is hidden; nothing under GPC or DNT, and nothing the user typed.
  */
-interface SentBatch {
-  readonly v: number;
-  readonly route: string;
-  readonly device: string;
-  readonly builds: Record<string, string>;
-  readonly events: ReadonlyArray<Record<string, unknown>>;
-}
-
-const isBeacon = (request: Request) => request.method() === 'POST' && request.url().endsWith('/api/v1/telemetry');
-
-/** Once the collector runs (it takes the host's signals over). */
-async function collectorRunning(page: Page) {
-  await page.waitForFunction(
-    () => {
-      const sink = (window as unknown as { __sgSignals?: unknown }).__sgSignals;
-      return sink !== undefined && !Array.isArray(sink);
-    },
-    undefined,
-    { timeout: 20_000 },
-  );
-}
-
-/** Hides the page as a phone does when the user switches away, and returns the batch it sent. */
-async function hideAndCollect(page: Page): Promise<{ batch: SentBatch; status: number | undefined }> {
-  const beacon = page.waitForRequest(isBeacon, { timeout: 10_000 });
-  await page.evaluate(() => {
-    Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
-    document.dispatchEvent(new Event('visibilitychange'));
-  });
-  const request = await beacon;
-  const response = await request.response();
-  return { batch: JSON.parse(request.postData() ?? '{}') as SentBatch, status: response?.status() };
-}
-
 test('web vitals arrive for each route once the page is hidden, attributed to its remote and build', async ({
   page,
 }) => {
@@ -138,12 +106,10 @@ for (const [signal, script] of [
 
 test('an uncaught error is attributed to the remote whose script threw it', async ({ page }) => {
   expectConsoleErrors('the intro screen throws on purpose');
-  await page.route(`${remoteOrigin('intro')}/**`, async (route) => {
-    if (!/__federation_expose_Screen\.[0-9a-f]+\.js$/.test(route.request().url())) return route.continue();
-    const response = await route.fetch();
-    const body = `${await response.text()}\n;setTimeout(function () { throw new TypeError('intro failed'); }, 0);`;
-    return route.fulfill({ response, body, headers: { ...response.headers(), 'cache-control': 'no-store' } });
-  });
+  await page.route(
+    `${remoteOrigin('intro')}/**`,
+    rebuiltScreenChunk((code) => `${code}\n;setTimeout(function () { throw new TypeError('intro failed'); }, 0);`),
+  );
   await page.goto('/');
   await collectorRunning(page);
   const { batch } = await hideAndCollect(page);

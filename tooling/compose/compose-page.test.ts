@@ -1,4 +1,11 @@
-import { createPageComposer, createScreenFiles, pageBucket, pageVariables, remoteBase } from './compose-page';
+import {
+  createPageComposer,
+  createScreenFiles,
+  pageBucket,
+  pageVariables,
+  remoteBase,
+  type PageRequest,
+} from './compose-page';
 import { FRAGMENT_CACHE_SECONDS, FRAGMENT_TIMEOUT_MS, toPageTemplate } from './composition';
 
 const INDEX =
@@ -18,14 +25,21 @@ function composer(respond: (url: string, signal: AbortSignal) => Promise<Respons
   );
   return {
     fetch,
-    compose: createPageComposer({
-      template: async () => TEMPLATE,
-      remotes: REMOTES,
-      defaultLanguage: 'en',
-      fetch: fetch as unknown as typeof globalThis.fetch,
-      now: () => clock.now,
-    }),
+    compose: withNonce(
+      createPageComposer({
+        template: async () => TEMPLATE,
+        remotes: REMOTES,
+        defaultLanguage: 'en',
+        fetch: fetch as unknown as typeof globalThis.fetch,
+        now: () => clock.now,
+      }),
+    ),
   };
+}
+
+/** Every page of these tests gets the nonce `n0nce`. */
+function withNonce(compose: (request: PageRequest) => Promise<string>) {
+  return (request: Omit<PageRequest, 'nonce'>) => compose({ ...request, nonce: 'n0nce' });
 }
 
 describe('pageVariables', () => {
@@ -58,7 +72,7 @@ describe('createPageComposer', () => {
     const { compose, fetch } = composer(async () => new Response(FRAGMENT, { status: 200 }));
     const page = await compose({ path: '/sign-up', acceptLanguage: 'fr' });
     expect(fetch).toHaveBeenCalledWith('http://cdn.test/signup/prerender/v1/fr.html', expect.anything());
-    expect(page).toContain('<html lang="fr" dir="ltr" data-sg-builds="">');
+    expect(page).toContain('<html lang="fr" dir="ltr" data-sg-builds="" data-sg-integrity="">');
     expect(page).toContain(
       '<div id="root"><div class="sg-shell-page sg-shell-page--root"><link rel="stylesheet" href="/_screen-files/signup/screen.css"><div data-sg-screen="signup">Bonjour</div></div></div>',
     );
@@ -113,10 +127,23 @@ describe('createPageComposer', () => {
   it('fetches nothing for a path that is not a screen', async () => {
     const { compose, fetch } = composer(async () => new Response(FRAGMENT));
     expect(await compose({ path: '/elsewhere', acceptLanguage: 'ar' })).toContain(
-      '<html lang="ar" dir="rtl" data-sg-builds="">',
+      '<html lang="ar" dir="rtl" data-sg-builds="" data-sg-integrity="">',
     );
     expect(await compose({ path: '/elsewhere', acceptLanguage: 'ar' })).toContain('<body><div id="root"></div>');
     expect(fetch).not.toHaveBeenCalled();
+  });
+});
+
+describe("the page's CSP nonce", () => {
+  it('is printed on the page loader, and never into a fragment, whose SSI is not run', async () => {
+    const hostile =
+      '<div data-sg-screen="signup"><script nonce="<!--# echo var="request_id" -->">steal()</script>' +
+      '<!--# include virtual="/api/v1/secret" --></div>';
+    const { compose } = composer(async () => new Response(hostile));
+    const page = await compose({ path: '/sign-up' });
+    expect(page).toContain('<script defer nonce="n0nce" src="/page-loader.1.js"');
+    expect(page.split('n0nce')).toHaveLength(3); // the page loader and the app's preload
+    expect(page).toContain(hostile);
   });
 });
 
@@ -130,18 +157,28 @@ describe('createPageComposer with releases (the API at api.test)', () => {
     );
     return {
       fetch,
-      compose: createPageComposer({
-        template: async () => TEMPLATE,
-        remotes: REMOTES,
-        defaultLanguage: 'en',
-        apiOrigin: 'http://api.test',
-        fetch: fetch as unknown as typeof globalThis.fetch,
-        now: () => clock.now,
-      }),
+      compose: withNonce(
+        createPageComposer({
+          template: async () => TEMPLATE,
+          remotes: REMOTES,
+          defaultLanguage: 'en',
+          apiOrigin: 'http://api.test',
+          fetch: fetch as unknown as typeof globalThis.fetch,
+          now: () => clock.now,
+        }),
+      ),
     };
   }
-  const answer = (builds: string, cacheControl = 'public, max-age=1') =>
-    new Response('{}', { headers: { 'Sg-Builds': builds, 'Cache-Control': cacheControl } });
+  const answer = (builds: string, cacheControl = 'public, max-age=1', integrity = '') =>
+    new Response('{}', {
+      headers: { 'Sg-Builds': builds, 'Sg-Integrity': integrity, 'Cache-Control': cacheControl },
+    });
+
+  it("carries the snapshot's integrity on <html>, as the API sent it", async () => {
+    const integrity = `signup/remoteEntry.js=sha384-${'A'.repeat(64)}`;
+    const { compose } = releasedComposer(async () => answer(`signup=${SIGNUP_BUILD}`, undefined, integrity));
+    expect(await compose({ path: '/sign-up', bucket: 2 })).toContain(`data-sg-integrity="${integrity}"`);
+  });
 
   it("composes the route's screen from the build in the snapshot and carries the snapshot on <html>", async () => {
     const { compose, fetch } = releasedComposer(async () => answer(`intro=aaaaaaaaaaaa,signup=${SIGNUP_BUILD}`));

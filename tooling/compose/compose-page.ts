@@ -1,4 +1,4 @@
-import { randomInt } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 import { isLanguage, type Language } from '@special-gift/shared';
 import {
   acceptedLanguages,
@@ -16,6 +16,7 @@ import {
   fragmentFile,
   PAGE_VARIABLES,
   RELEASE_SNAPSHOT,
+  SCREEN_FILES_ECHO,
   SCREEN_FILES_PREFIX,
   SCREEN_INCLUDE_PREFIX,
 } from './composition';
@@ -28,7 +29,12 @@ export interface PageRequest {
   readonly acceptLanguage?: string;
   /** The browser's canary bucket ({@link pageBucket}); none: outside every canary. */
   readonly bucket?: number;
+  /** This response's CSP nonce ({@link newNonce}), sent in its Content-Security-Policy too. */
+  readonly nonce: string;
 }
+
+/** A fresh CSP nonce per page, as nginx's `$request_id`: 16 random bytes, hex. */
+export const newNonce = () => randomBytes(16).toString('hex');
 
 function cookieValue(header: string | undefined, name: string): string | undefined {
   for (const part of (header ?? '').split(';')) {
@@ -47,7 +53,7 @@ export function pageBucket(cookieHeader: string | undefined): { bucket: number; 
 }
 
 /** The composition's variables for one request: the route's remote and the page's language. */
-export function pageVariables(request: PageRequest, defaultLanguage: Language): Record<string, string> {
+export function pageVariables(request: Omit<PageRequest, 'nonce'>, defaultLanguage: Language): Record<string, string> {
   const language = chooseLanguage(
     cookieValue(request.cookieHeader, LANGUAGE_COOKIE),
     acceptedLanguages(request.acceptLanguage),
@@ -75,29 +81,37 @@ export interface PageComposerOptions {
   readonly now?: () => number;
 }
 
+/** The API's `Sg-Builds` and `Sg-Integrity`, as the page carries them. */
+interface Snapshot {
+  readonly builds: string;
+  readonly integrity: string;
+}
+const NO_SNAPSHOT: Snapshot = { builds: '', integrity: '' };
+
 /**
  * The page's release snapshot as nginx's /_sg_snapshot gets it (snippets/release-snapshot.conf):
  * the API's `Sg-Builds` within the bound, kept FRAGMENT_CACHE_SECONDS per bucket, the last one
  * used while the API fails, none before any. A preview is the team's own: asked each time, never kept.
  */
 function createSnapshots(apiOrigin: string, fetchImpl: typeof fetch, now: () => number) {
-  const kept = new Map<number, { builds: string; expires: number }>();
-  return async function snapshot(bucket: number, preview: string | undefined): Promise<string> {
+  const kept = new Map<number, Snapshot & { expires: number }>();
+  return async function snapshot(bucket: number, preview: string | undefined): Promise<Snapshot> {
     const last = preview ? undefined : kept.get(bucket);
-    if (last && last.expires > now()) return last.builds;
+    if (last && last.expires > now()) return last;
     const answer = await fetchWithinBound(
       fetchImpl,
       `${apiOrigin}${RELEASE_SNAPSHOT.path}?bucket=${bucket}`,
       async (response) => ({
         builds: response.headers.get(RELEASE_SNAPSHOT.header) ?? '',
+        integrity: response.headers.get(RELEASE_SNAPSHOT.integrityHeader) ?? '',
         shared: !/private|no-store/.test(response.headers.get('cache-control') ?? ''),
       }),
       preview ? { cookie: `${RELEASE_SNAPSHOT.previewCookie}=${preview}` } : {},
     );
-    if (!answer) return last?.builds ?? '';
-    if (answer.shared && !preview)
-      kept.set(bucket, { builds: answer.builds, expires: now() + FRAGMENT_CACHE_SECONDS * 1000 });
-    return answer.builds;
+    if (!answer) return last ?? NO_SNAPSHOT;
+    const found = { builds: answer.builds, integrity: answer.integrity };
+    if (answer.shared && !preview) kept.set(bucket, { ...found, expires: now() + FRAGMENT_CACHE_SECONDS * 1000 });
+    return found;
   };
 }
 
@@ -120,14 +134,19 @@ export function createPageComposer(options: PageComposerOptions) {
     return body;
   }
 
-  const snapshot = options.apiOrigin ? createSnapshots(options.apiOrigin, fetchImpl, now) : async () => '';
+  const snapshot = options.apiOrigin ? createSnapshots(options.apiOrigin, fetchImpl, now) : async () => NO_SNAPSHOT;
 
   return async function composePage(request: PageRequest): Promise<string> {
-    const builds = await snapshot(
+    const { builds, integrity } = await snapshot(
       request.bucket ?? RELEASE_SNAPSHOT.buckets - 1,
       cookieValue(request.cookieHeader, RELEASE_SNAPSHOT.previewCookie),
     );
-    const variables = { ...pageVariables(request, options.defaultLanguage), [PAGE_VARIABLES.builds]: builds };
+    const variables = {
+      ...pageVariables(request, options.defaultLanguage),
+      [PAGE_VARIABLES.builds]: builds,
+      [PAGE_VARIABLES.integrity]: integrity,
+      [PAGE_VARIABLES.nonce]: request.nonce,
+    };
     const releasedBuilds = parsePageBuilds(builds);
     return renderSsi(await options.template(), {
       variables,
@@ -140,11 +159,11 @@ export function createPageComposer(options: PageComposerOptions) {
         const base = `${remoteBase(options.remotes[remote])}${buildDir(releasedBuilds[remote] ?? '')}`;
         const fragment = await fetchFragment(`${base}/${fragmentFile(Number(match[2]), language)}`);
         if (fragment === undefined) return undefined;
-        const fragmentVariables = {
-          ...variables,
-          [PAGE_VARIABLES.screenFiles]: `${SCREEN_FILES_PREFIX}${remote}${buildDir(releasedBuilds[remote] ?? '')}`,
-        };
-        return renderSsi(fragment, { variables: fragmentVariables, include: async () => undefined });
+        // Not SSI, as nginx (snippets/fragment-proxy.conf): a fragment from a remote's origin gets
+        // only its stylesheet's path filled in, never the page's variables (its CSP nonce).
+        return fragment
+          .split(SCREEN_FILES_ECHO)
+          .join(`${SCREEN_FILES_PREFIX}${remote}${buildDir(releasedBuilds[remote] ?? '')}`);
       },
     });
   };

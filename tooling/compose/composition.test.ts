@@ -7,7 +7,7 @@ describe('toPageTemplate', () => {
   it("puts the page's language and the route's fragment, under the host's contract major, in the built page", () => {
     const template = toPageTemplate(INDEX, 3, '/page-loader.def.js');
     expect(template).toContain(
-      '<html lang="<!--# echo var="sg_lang" -->" dir="<!--# echo var="sg_dir" -->" data-sg-builds="<!--# echo var="sg_builds" -->">',
+      '<html lang="<!--# echo var="sg_lang" -->" dir="<!--# echo var="sg_dir" -->" data-sg-builds="<!--# echo var="sg_builds" -->" data-sg-integrity="<!--# echo var="sg_integrity" -->">',
     );
     expect(template).toContain(
       '<div id="root"><!--# block name="empty" --><!--# endblock --><!--# if expr="$sg_screen" --><div class="sg-shell-page sg-shell-page--root"><!--# include virtual="/_screen/$sg_screen/v3/$sg_lang.html" stub="empty" --></div><!--# endif --></div>',
@@ -17,7 +17,7 @@ describe('toPageTemplate', () => {
   it('starts the app through the page loader, the app preloaded meanwhile', () => {
     const template = toPageTemplate(INDEX, 3, '/page-loader.def.js');
     expect(template).toContain(
-      '<link rel="preload" href="/main.abc.js" as="script"><script defer src="/page-loader.def.js" data-app="/main.abc.js"></script>',
+      '<link rel="preload" href="/main.abc.js" as="script" nonce="<!--# echo var="request_id" -->"><script defer nonce="<!--# echo var="request_id" -->" src="/page-loader.def.js" data-app="/main.abc.js"></script>',
     );
     expect(template.match(/<script/g)).toHaveLength(1);
   });

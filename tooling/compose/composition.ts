@@ -6,7 +6,12 @@
  * screen's attributes, the page frame's class) is `@special-gift/shared/composition`.
  */
 import type { Language } from '@special-gift/shared';
-import { COLLECTOR_META_NAME, PAGE_BUILDS_ATTRIBUTE, SHELL_PAGE_CLASS } from '@special-gift/shared/composition';
+import {
+  COLLECTOR_META_NAME,
+  PAGE_BUILDS_ATTRIBUTE,
+  PAGE_INTEGRITY_ATTRIBUTE,
+  SHELL_PAGE_CLASS,
+} from '@special-gift/shared/composition';
 
 /**
  * How long the composer waits for a fragment before it sends the page without it (the client then
@@ -48,7 +53,39 @@ export const PAGE_VARIABLES = {
   screenFiles: 'sg_screen_files',
   /** The page's release snapshot, the API's `Sg-Builds` answer (`intro=<id>,signup=<id>`), empty without one. */
   builds: 'sg_builds',
+  /** The hashes of what the host loads from those builds, the API's `Sg-Integrity` (docs/security.md). */
+  integrity: 'sg_integrity',
+  /**
+   * The response's CSP nonce (docs/security.md): nginx's `$request_id` (16 random bytes, hex), a
+   * fresh one per page. Only the page template prints it; a fragment is never SSI-processed with it.
+   */
+  nonce: 'request_id',
 } as const;
+
+/**
+ * The composed page's Content-Security-Policy (docs/security.md): only scripts carrying this
+ * response's nonce run (the page loader), and what they load themselves ('strict-dynamic': the
+ * app, the federation runtime's entries and webpack's chunks, each with its integrity). A script
+ * element in a fragment, inline or `src` from any origin, does not run. The origins after the nonce
+ * are for browsers without 'strict-dynamic' (CSP 2), which ignore it; CSP 3 browsers ignore them.
+ * deploy/nginx/host.conf.template sets the same policy as `$page_csp`.
+ */
+export function pageContentSecurityPolicy(nonce: string, remoteOrigins: readonly string[]): string {
+  const remotes = remoteOrigins.join(' ');
+  return [
+    "default-src 'self'",
+    `script-src 'nonce-${nonce}' 'strict-dynamic' 'self' ${remotes}`,
+    `style-src 'self' ${remotes}`,
+    `connect-src 'self' ${remotes}`,
+    "img-src 'self' data:",
+    "font-src 'self'",
+    "manifest-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
 
 /**
  * The release snapshot (docs/releases.md): the composer asks the API which build of each remote a
@@ -60,6 +97,8 @@ export const RELEASE_SNAPSHOT = {
   path: '/v1/releases/snapshot',
   /** The answer's header that lists the builds. */
   header: 'sg-builds',
+  /** The answer's header with the integrity of those builds' entries and texts. */
+  integrityHeader: 'sg-integrity',
   bucketCookie: 'sg_bucket',
   bucketCookieMaxAgeSeconds: 365 * 24 * 60 * 60,
   /** Sent on by the composer: the API applies a valid, signed preview of the team's own browser. */
@@ -87,7 +126,7 @@ export const SCREEN_FILES_ECHO = ssi(`echo var="${PAGE_VARIABLES.screenFiles}"`)
  * screen paint first; the page preloads the app meanwhile.
  */
 export function toPageTemplate(indexHtml: string, contractMajor: number, pageLoader: string): string {
-  const { screen, language, direction, builds } = PAGE_VARIABLES;
+  const { screen, language, direction, builds, integrity, nonce } = PAGE_VARIABLES;
   const htmlTag = /<html lang="?en"? dir="?ltr"?>/; // quoted or not: the build minifies it
   const rootTag = /<div id="?root"?><\/div>/;
   const appScript = /<script defer(?:="defer")? src="?([^"\s>]+)"?><\/script>/;
@@ -103,11 +142,11 @@ export function toPageTemplate(indexHtml: string, contractMajor: number, pageLoa
     .replace(
       appScript,
       (_, app: string) =>
-        `<link rel="preload" href="${app}" as="script"><script defer src="${pageLoader}" data-app="${app}"></script>`,
+        `<link rel="preload" href="${app}" as="script" nonce="${ssi(`echo var="${nonce}"`)}"><script defer nonce="${ssi(`echo var="${nonce}"`)}" src="${pageLoader}" data-app="${app}"></script>`,
     )
     .replace(
       htmlTag,
-      `<html lang="${ssi(`echo var="${language}"`)}" dir="${ssi(`echo var="${direction}"`)}" ${PAGE_BUILDS_ATTRIBUTE}="${ssi(`echo var="${builds}"`)}">`,
+      `<html lang="${ssi(`echo var="${language}"`)}" dir="${ssi(`echo var="${direction}"`)}" ${PAGE_BUILDS_ATTRIBUTE}="${ssi(`echo var="${builds}"`)}" ${PAGE_INTEGRITY_ATTRIBUTE}="${ssi(`echo var="${integrity}"`)}">`,
     )
     .replace(
       rootTag,

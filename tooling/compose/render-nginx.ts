@@ -13,6 +13,7 @@ import {
   FRAGMENT_TIMEOUT_MS,
   PAGE_VARIABLES,
   RELEASE_SNAPSHOT,
+  SCREEN_FILES_ECHO,
   bucketCookie,
 } from './composition';
 
@@ -125,8 +126,12 @@ export function renderFragmentProxy(): string {
     '# Inside each internal /_screen/<remote>/ location. A fragment that fails, is missing or is slower',
     '# than the bound gives an empty include: the page then renders that screen on the client.',
     'internal;',
-    "ssi on; # the fragment links the screen's stylesheet under $sg_screen_files",
-    'proxy_set_header Accept-Encoding ""; # SSI reads the body',
+    '# Never SSI: a fragment comes from a remote origin, and SSI would let it print any variable, the',
+    "# page's CSP nonce included (docs/security.md). Only the stylesheet's path is filled in.",
+    'ssi off;',
+    `sub_filter '${SCREEN_FILES_ECHO}' '$${PAGE_VARIABLES.screenFiles}';`,
+    'sub_filter_once off;',
+    'proxy_set_header Accept-Encoding ""; # sub_filter reads the body',
     ...boundedProxyLines(),
     '',
   ].join('\n');

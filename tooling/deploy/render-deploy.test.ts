@@ -63,7 +63,10 @@ describe('the deploy lists of remotes', () => {
   describe('built from a remotes.json with a fourth entry', () => {
     it('the host nginx template hints, fetches and proxies the fourth remote', () => {
       const template = renderDeployFile('deploy/nginx/host.conf.template', FOUR);
-      expect(template).toContain('gift "<$sg_build_gift_entry>; rel=preload; as=script; crossorigin=anonymous";');
+      expect(template).toContain(
+        'gift "<$sg_build_gift_entry>; rel=preload; as=script; crossorigin=anonymous$sg_entry_integrity_gift";',
+      );
+      expect(template).toContain('"~(^|,)gift/remoteEntry\\.js=(?<sg_entry_integrity_gift_sri>sha384-');
       expect(template).toContain('default "${REMOTE_GIFT_PUBLIC_BASE}/builds/$sg_build_gift/remoteEntry.js";');
       expect(template).toContain('set $sg_fragment ${REMOTE_GIFT_FRAGMENT_BASE}$sg_build_gift_dir/prerender/$sg_path;');
       expect(template).toContain('location ^~ /_screen-files/gift/ {');

@@ -37,6 +37,9 @@ export const workspaces = (remotes: readonly RemoteEntry[]) => [
   'api',
 ];
 
+/** The `; integrity="…"` parameter of a remote's preload hint, from the page's `$sg_integrity`. */
+const integrityVariable = (remote: RemoteEntry) => `sg_entry_integrity_${remote.name.replace(/-/g, '_')}`;
+
 export function regionLines(region: string, remotes: readonly RemoteEntry[]): string[] {
   switch (region) {
     case 'preload hints':
@@ -47,11 +50,19 @@ export function regionLines(region: string, remotes: readonly RemoteEntry[]): st
         'map $sg_screen $first_screen_preload {',
         '    default "";',
         // crossorigin: the runtime fetches entries with CORS (host/src/services/remotes), and a preload must match.
+        // integrity: the one the runtime sets on a released build's entry (docs/security.md), so the
+        // preloaded response is used, not fetched again; none for an image build.
         ...remotes.map(
           (remote) =>
-            `    ${remote.name} "<$${entryVariable(remote)}>; rel=preload; as=script; crossorigin=anonymous";`,
+            `    ${remote.name} "<$${entryVariable(remote)}>; rel=preload; as=script; crossorigin=anonymous$${integrityVariable(remote)}";`,
         ),
         '}',
+        ...remotes.flatMap((remote) => [
+          `map $sg_integrity $${integrityVariable(remote)} {`,
+          `    "~(^|,)${remote.name}/remoteEntry\\.js=(?<${integrityVariable(remote)}_sri>sha384-[A-Za-z0-9+/]{64})" '; integrity="$${integrityVariable(remote)}_sri"';`,
+          '    default "";',
+          '}',
+        ]),
         ...remotes.flatMap((remote) => [
           `map $${buildVariable(remote.name)} $${entryVariable(remote)} {`,
           `    "" "\${${variable(remote, 'URL')}}";`,

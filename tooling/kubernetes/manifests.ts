@@ -82,6 +82,11 @@ export interface Environment {
    * <base>/<remote>, issue 27); none: the remotes serve /builds/ from their image.
    */
   readonly buildsOrigin?: string;
+  /**
+   * The host refuses a remote's code the page has no hash for (REQUIRE_INTEGRITY, docs/security.md):
+   * in production every remote is published and released, so an unreleased one is refused.
+   */
+  readonly requireIntegrity: boolean;
   /** How the overlay names the images: a tag (development) or a digest per image (production). */
   readonly images: readonly KustomizeImage[];
 }
@@ -402,6 +407,7 @@ export function configMaps(remotes: readonly RemoteEntry[], env: Environment): K
       SITE_BASE: env.publicOrigin,
       DEFAULT_LANGUAGE: 'en',
       SIGN_UP_RATE_PER_MINUTE: String(env.signUpsPerMinute),
+      REQUIRE_INTEGRITY: String(env.requireIntegrity),
       ...Object.fromEntries(
         remotes.flatMap((remote) => [
           [`REMOTE_${upper(remote)}_URL`, `${env.remoteOrigin(remote)}/remoteEntry.js`],
@@ -614,6 +620,8 @@ export function environments(remotes: readonly RemoteEntry[], productionDigests:
     remoteOrigin: (remote) => `http://localhost:${remote.localPort}`,
     signUpsPerMinute: 600,
     cookieSecure: false,
+    // The remotes run their images' own builds until a team releases one.
+    requireIntegrity: false,
     // The stand-in's bucket (s3StandIn), by the Service's fully qualified name.
     buildsOrigin: `http://${serviceHost(SERVICE.s3, { namespace })}:${S3_STAND_IN.port}/${S3_STAND_IN.bucket}/${S3_STAND_IN.prefix}`,
     images: [...imageNames(remotes), S3_STAND_IN.image].map((name) => ({ name, newTag: 'latest' })),
@@ -626,6 +634,7 @@ export function environments(remotes: readonly RemoteEntry[], productionDigests:
     tlsSecret: 'special-gift-tls',
     signUpsPerMinute: 20,
     cookieSecure: true,
+    requireIntegrity: true,
     buildsOrigin: 'https://builds.special-gift.example/builds',
     images: imageNames(remotes).map((name) => {
       const digest = productionDigests[name];

@@ -65,6 +65,8 @@ export class ReleaseApi {
     files: number;
     bytes: number;
     actor: string;
+    /** The SRI value of each file a browser may load, by path (sri.ts). */
+    integrity: Readonly<Record<string, string>>;
   }): Promise<{ created: boolean }> {
     const { status } = await this.call('POST', '/builds', build);
     return { created: status === 201 };

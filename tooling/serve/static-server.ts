@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { FALLBACK_LANGUAGE, isLanguage, type Language } from '@special-gift/shared';
 import express, { type RequestHandler, type Response } from 'express';
 import { createProxyMiddleware } from 'http-proxy-middleware';
-import { createPageComposer, createScreenFiles, pageBucket } from '../compose/compose-page';
-import { PAGE_TEMPLATE_FILE, SCREEN_FILES_PREFIX } from '../compose/composition';
+import { createPageComposer, createScreenFiles, newNonce, pageBucket } from '../compose/compose-page';
+import { PAGE_TEMPLATE_FILE, pageContentSecurityPolicy, SCREEN_FILES_PREFIX } from '../compose/composition';
 import type { RemoteName } from '../remotes';
 
 export interface StaticServerOptions {
@@ -202,6 +202,7 @@ export async function startStaticServer(options: StaticServerOptions): Promise<S
       }, next);
     });
     // The template is read per request, as nginx does: a host rebuilt under a running server is served at once.
+    const remoteOrigins = Object.values(composition(options).remotes).map((entry) => new URL(entry).origin);
     const composePage = createPageComposer({
       template: () => readFile(join(options.root, PAGE_TEMPLATE_FILE), 'utf8'),
       ...composition(options),
@@ -210,7 +211,9 @@ export async function startStaticServer(options: StaticServerOptions): Promise<S
     // Only page navigations get the app's page; a missing file stays a 404.
     app.get(/^(?!.*\.[a-z0-9]+$).*/i, (req, res, next) => {
       const { bucket, setCookie } = pageBucket(req.headers.cookie);
+      const nonce = newNonce();
       composePage({
+        nonce,
         path: req.path,
         cookieHeader: req.headers.cookie,
         acceptLanguage: req.headers['accept-language'],
@@ -218,6 +221,7 @@ export async function startStaticServer(options: StaticServerOptions): Promise<S
       }).then((page) => {
         if (setCookie) res.setHeader('Set-Cookie', setCookie);
         res.setHeader('Cache-Control', 'no-cache');
+        res.setHeader('Content-Security-Policy', pageContentSecurityPolicy(nonce, remoteOrigins));
         // The page's language follows these request headers (nginx sends the same).
         res.setHeader('Vary', 'Accept-Language, Cookie');
         res.type('html').send(page);

@@ -11,6 +11,7 @@ import { REMOTES } from '../remotes';
 import { LOCAL_PORTS } from '../serve/local-topology';
 import { localRuntimeConfig } from '../serve/runtime-config';
 import { BuildInfoPlugin } from './build-info-plugin';
+import { ChunkIntegrityPlugin } from './chunk-integrity-plugin';
 import { sharedSingletons } from './shared-dependencies';
 
 export type FederationConfig = moduleFederationPlugin.ModuleFederationPluginOptions;
@@ -163,6 +164,8 @@ function appConfig(options: AppBuildOptions, argv: WebpackArgv): AppConfiguratio
         },
         ...options.federation,
       }),
+      // Every chunk the runtime loads is checked against its hash (docs/security.md).
+      ...(production ? [new ChunkIntegrityPlugin()] : []),
       ...(production
         ? [
             new MiniCssExtractPlugin({

@@ -145,6 +145,15 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX telemetry_events_received_at ON telemetry_events (received_at);
     `,
   },
+  {
+    version: 6,
+    sql: `
+      -- Integrity (docs/security.md): the sha384 SRI value of every file of the build a browser may
+      -- load, by path, as the release tool computed it from the files it published. NULL: published
+      -- before this column; pages refuse such a build's code until it is published again.
+      ALTER TABLE release_builds ADD COLUMN integrity jsonb NULL;
+    `,
+  },
 ];
 
 /** Any fixed 64-bit number, the same in every replica: the advisory lock that serialises migrations. */

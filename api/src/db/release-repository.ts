@@ -12,11 +12,16 @@ export { RELEASE_ACTIONS, type PublishedBuild, type ReleaseAction } from '@speci
 export type Pointer = ReleasePointer;
 export type HistoryEntry = ReleaseHistoryEntry;
 
+/** A build's integrity: SRI value by path (docs/security.md); null for a build published before it was recorded. */
+export type BuildIntegrity = Readonly<Record<string, string>> | null;
+
 export interface PointerRow {
   readonly remote: string;
   readonly live: string;
   readonly canary: string | null;
   readonly canaryPercent: number;
+  readonly liveIntegrity: BuildIntegrity;
+  readonly canaryIntegrity: BuildIntegrity;
 }
 
 /** Why an action was not applied; the route turns each into its HTTP answer. */
@@ -39,6 +44,7 @@ interface BuildRow {
   published_at: unknown;
   published_by: string;
   purged_at: unknown;
+  integrity: Record<string, string> | null;
 }
 
 interface PointerDbRow {
@@ -61,9 +67,15 @@ interface HistoryRow {
   at: unknown;
 }
 
-const BUILD_COLUMNS = 'remote, build_id, contract_major, files, bytes, published_at, published_by, purged_at';
+const BUILD_COLUMNS =
+  'remote, build_id, contract_major, files, bytes, published_at, published_by, purged_at, integrity';
 const POINTER_COLUMNS = 'live_build, canary_build, canary_percent, revision, updated_at';
 const HISTORY_COLUMNS = 'revision, action, build_id, previous_live, canary_percent, contract_major, actor, reason, at';
+
+/** Keys in code-unit order, so two maps of the same hashes compare equal as JSON. */
+function sortedIntegrity(integrity: Readonly<Record<string, string>>): Record<string, string> {
+  return Object.fromEntries(Object.entries(integrity).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
 
 function toBuild(row: BuildRow): PublishedBuild {
   return {
@@ -114,15 +126,16 @@ export type RegisterOutcome =
  */
 export async function registerBuild(
   db: Database,
-  build: Omit<PublishedBuild, 'publishedAt' | 'purgedAt'>,
+  build: Omit<PublishedBuild, 'publishedAt' | 'purgedAt'> & { readonly integrity: Readonly<Record<string, string>> },
 ): Promise<RegisterOutcome> {
   return db.transaction(async (tx) => {
+    const integrity = JSON.stringify(sortedIntegrity(build.integrity));
     const inserted = await tx.query<BuildRow>(
-      `INSERT INTO release_builds (remote, build_id, contract_major, files, bytes, published_by)
-       VALUES ($1, $2, $3, $4, $5, $6)
+      `INSERT INTO release_builds (remote, build_id, contract_major, files, bytes, published_by, integrity)
+       VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb)
        ON CONFLICT (remote, build_id) DO NOTHING
        RETURNING ${BUILD_COLUMNS}`,
-      [build.remote, build.buildId, build.contractMajor, build.files, build.bytes, build.publishedBy],
+      [build.remote, build.buildId, build.contractMajor, build.files, build.bytes, build.publishedBy, integrity],
     );
     const created = inserted.rows[0];
     if (created) return { kind: 'created', build: toBuild(created) };
@@ -133,13 +146,19 @@ export async function registerBuild(
     const row = existing.rows[0];
     if (!row) throw new Error('a build row vanished between its insert and its read');
     const found = toBuild(row);
+    // The same content has the same hashes: other ones are another claim on the id. A build
+    // published before hashes were recorded gets them now (publishing it again is the remedy).
     const same =
-      found.contractMajor === build.contractMajor && found.files === build.files && found.bytes === build.bytes;
+      found.contractMajor === build.contractMajor &&
+      found.files === build.files &&
+      found.bytes === build.bytes &&
+      (row.integrity === null || JSON.stringify(sortedIntegrity(row.integrity)) === integrity);
     if (!same) return { kind: 'different', build: found };
-    if (found.purgedAt === null) return { kind: 'existing', build: found };
+    if (found.purgedAt === null && row.integrity !== null) return { kind: 'existing', build: found };
     const revived = await tx.query<BuildRow>(
-      `UPDATE release_builds SET purged_at = NULL WHERE remote = $1 AND build_id = $2 RETURNING ${BUILD_COLUMNS}`,
-      [build.remote, build.buildId],
+      `UPDATE release_builds SET purged_at = NULL, integrity = $3::jsonb WHERE remote = $1 AND build_id = $2
+       RETURNING ${BUILD_COLUMNS}`,
+      [build.remote, build.buildId, integrity],
     );
     return { kind: 'existing', build: toBuild(revived.rows[0] ?? row) };
   });
@@ -152,15 +171,39 @@ export async function readPointers(db: Queryable, environment: string): Promise<
     live_build: string;
     canary_build: string | null;
     canary_percent: number;
-  }>('SELECT remote, live_build, canary_build, canary_percent FROM release_pointers WHERE environment = $1', [
-    environment,
-  ]);
+    live_integrity: Record<string, string> | null;
+    canary_integrity: Record<string, string> | null;
+  }>(
+    `SELECT p.remote, p.live_build, p.canary_build, p.canary_percent,
+            live.integrity AS live_integrity, canary.integrity AS canary_integrity
+       FROM release_pointers p
+       JOIN release_builds live ON live.remote = p.remote AND live.build_id = p.live_build
+       LEFT JOIN release_builds canary ON canary.remote = p.remote AND canary.build_id = p.canary_build
+      WHERE p.environment = $1`,
+    [environment],
+  );
   return result.rows.map((row) => ({
     remote: row.remote,
     live: row.live_build,
     canary: row.canary_build,
     canaryPercent: row.canary_percent,
+    liveIntegrity: row.live_integrity,
+    canaryIntegrity: row.canary_integrity,
   }));
+}
+
+/** A servable build's integrity (null: recorded before hashes were), or undefined if it is not servable. */
+export async function findServableIntegrity(
+  db: Queryable,
+  remote: string,
+  buildId: string,
+): Promise<BuildIntegrity | undefined> {
+  const result = await db.query<{ integrity: Record<string, string> | null }>(
+    'SELECT integrity FROM release_builds WHERE remote = $1 AND build_id = $2 AND purged_at IS NULL',
+    [remote, buildId],
+  );
+  const row = result.rows[0];
+  return row ? row.integrity : undefined;
 }
 
 /** The build, if it is published and not purged. */

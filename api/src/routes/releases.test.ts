@@ -20,12 +20,28 @@ const TOKEN = 'test-operator-token-0123456789abcdef';
 const AUTH = { authorization: `Bearer ${TOKEN}` };
 let nextBuild = 1;
 const freshBuildId = () => (0x100000000000 + nextBuild++).toString(16);
+const sri = (letter: string) => `sha384-${letter.repeat(64)}`;
+const INTEGRITY = { 'remoteEntry.js': sri('E'), '1.js': sri('C'), 'assets/i18n/fr.json': sri('T') };
 
 describe('the snapshot rules', () => {
   it('serves the canary to buckets below its percentage, the live build to the rest', () => {
     const rows = [
-      { remote: 'signup', live: 'aaaaaaaaaaaa', canary: 'bbbbbbbbbbbb', canaryPercent: 20 },
-      { remote: 'intro', live: 'cccccccccccc', canary: null, canaryPercent: 0 },
+      {
+        remote: 'signup',
+        live: 'aaaaaaaaaaaa',
+        canary: 'bbbbbbbbbbbb',
+        canaryPercent: 20,
+        liveIntegrity: null,
+        canaryIntegrity: null,
+      },
+      {
+        remote: 'intro',
+        live: 'cccccccccccc',
+        canary: null,
+        canaryPercent: 0,
+        liveIntegrity: null,
+        canaryIntegrity: null,
+      },
     ];
     expect(buildsForBucket(rows, 0)).toEqual({ intro: 'cccccccccccc', signup: 'bbbbbbbbbbbb' });
     expect(buildsForBucket(rows, 19).signup).toBe('bbbbbbbbbbbb');
@@ -71,7 +87,15 @@ describe.each(testEngines())('releases on %s', (engine) => {
       body: JSON.stringify(body),
     });
   const publish = async (remote: string, buildId = freshBuildId(), contractMajor = 1) => {
-    const response = await post('/builds', { remote, buildId, contractMajor, files: 12, bytes: 3456, actor: 'ada' });
+    const response = await post('/builds', {
+      remote,
+      buildId,
+      contractMajor,
+      files: 12,
+      bytes: 3456,
+      actor: 'ada',
+      integrity: INTEGRITY,
+    });
     expect(response.status).toBe(201);
     return buildId;
   };
@@ -99,16 +123,58 @@ describe.each(testEngines())('releases on %s', (engine) => {
 
   it('publishes a build once: 201, then 200 for the same one, 409 for the same id with other metadata', async () => {
     const buildId = freshBuildId();
-    const body = { remote: 'intro', buildId, contractMajor: 1, files: 3, bytes: 100, actor: 'ada' };
+    const body = {
+      remote: 'intro',
+      buildId,
+      contractMajor: 1,
+      files: 3,
+      bytes: 100,
+      actor: 'ada',
+      integrity: INTEGRITY,
+    };
     expect((await post('/builds', body)).status).toBe(201);
     expect((await post('/builds', body)).status).toBe(200);
     const different = await post('/builds', { ...body, files: 4 });
     expect(different.status).toBe(409);
     expect(await errorCode(different)).toBe('build_conflict');
+    // The same id with other hashes is another claim on the id, not the same build.
+    const otherHashes = await post('/builds', { ...body, integrity: { ...INTEGRITY, '1.js': sri('D') } });
+    expect(otherHashes.status).toBe(409);
+  });
+
+  it("carries the entry's and the texts' hashes of the builds a page gets, the canary's to its buckets", async () => {
+    const remote = 'integrity-check';
+    const register = async (integrity: Record<string, string>) => {
+      const buildId = freshBuildId();
+      const body = { remote, buildId, contractMajor: 1, files: 3, bytes: 100, actor: 'ada', integrity };
+      expect((await post('/builds', body)).status).toBe(201);
+      return buildId;
+    };
+    const live = await register(INTEGRITY);
+    const canary = await register({ ...INTEGRITY, 'remoteEntry.js': sri('F') });
+    expect((await act(remote, { action: 'release', buildId: live })).status).toBe(200);
+    expect((await act(remote, { action: 'canary', buildId: canary, percent: 10 })).status).toBe(200);
+    const header = async (bucket: number) =>
+      ((await snapshot(`?bucket=${bucket}`)).response.headers.get('sg-integrity') ?? '')
+        .split(',')
+        .filter((pair) => pair.startsWith(`${remote}/`));
+    // Only what the host loads by URL itself: the chunks' hashes travel inside remoteEntry.js.
+    expect(await header(50)).toEqual([
+      `${remote}/assets/i18n/fr.json=${sri('T')}`,
+      `${remote}/remoteEntry.js=${sri('E')}`,
+    ]);
+    expect(await header(5)).toContain(`${remote}/remoteEntry.js=${sri('F')}`);
   });
 
   it('refuses bad input with 422, a missing or wrong token with 401, never a 5xx', async () => {
+    const ok = { remote: 'intro', buildId: freshBuildId(), contractMajor: 1, files: 1, bytes: 1, actor: 'a' };
     const bad = [
+      // Fail closed: no hashes, no entry's hash, a malformed one, a path out of the build.
+      ok,
+      { ...ok, integrity: { '1.js': sri('C') } },
+      { ...ok, integrity: { 'remoteEntry.js': 'sha256-abc' } },
+      { ...ok, integrity: { 'remoteEntry.js': sri('E'), '../x.js': sri('C') } },
+      { ...ok, integrity: ['remoteEntry.js'] },
       { remote: 'Intro', buildId: freshBuildId(), contractMajor: 1, files: 1, bytes: 1, actor: 'a' },
       { remote: 'intro', buildId: 'xyz', contractMajor: 1, files: 1, bytes: 1, actor: 'a' },
       { remote: 'intro', buildId: freshBuildId(), contractMajor: -1, files: 1, bytes: 1, actor: 'a' },
@@ -310,7 +376,8 @@ describe.each(testEngines())('releases on %s', (engine) => {
       const empty = await fetch(`${disabled.baseUrl}/v1/releases/snapshot`);
       expect(empty.status).toBe(200);
       expect(empty.headers.get('sg-builds')).toBe('');
-      expect(await empty.json()).toEqual({ environment: 'production', builds: {} });
+      expect(empty.headers.get('sg-integrity')).toBe('');
+      expect(await empty.json()).toEqual({ environment: 'production', builds: {}, integrity: '' });
     } finally {
       await disabled.close();
     }
@@ -337,7 +404,15 @@ onPostgres('compare-and-swap across connections on postgres', () => {
         const remote = `race-${round}`;
         const ids = [freshBuildId(), freshBuildId()];
         for (const buildId of ids)
-          await registerBuild(one, { remote, buildId, contractMajor: 1, files: 1, bytes: 1, publishedBy: 't' });
+          await registerBuild(one, {
+            remote,
+            buildId,
+            contractMajor: 1,
+            files: 1,
+            bytes: 1,
+            publishedBy: 't',
+            integrity: INTEGRITY,
+          });
         const outcomes = await Promise.all(
           [one, two].map((db, index) =>
             applyAction(db, 'production', remote, {
@@ -376,7 +451,15 @@ onPostgres('compare-and-swap across connections on postgres', () => {
       for (let round = 0; round < 10; round += 1) {
         const remote = `purge-race-${round}`;
         const buildId = freshBuildId();
-        await registerBuild(one, { remote, buildId, contractMajor: 1, files: 1, bytes: 1, publishedBy: 't' });
+        await registerBuild(one, {
+          remote,
+          buildId,
+          contractMajor: 1,
+          files: 1,
+          bytes: 1,
+          publishedBy: 't',
+          integrity: INTEGRITY,
+        });
         const [released, purged] = await Promise.all([
           applyAction(one, 'production', remote, {
             action: 'release',

@@ -1,14 +1,17 @@
+import { formatPageIntegrity } from '@special-gift/shared/composition';
 import { readCookie } from '@special-gift/shared/xsrf';
 import { Router, type Request, type RequestHandler } from 'express';
 import type { Database } from '../db/database';
 import {
   applyAction,
   findServableBuild,
+  findServableIntegrity,
   purgeBuilds,
   readPointers,
   readRemoteState,
   registerBuild,
   RELEASE_ACTIONS,
+  type BuildIntegrity,
   type PointerRow,
   type ReleaseAction,
 } from '../db/release-repository';
@@ -130,6 +133,38 @@ export function buildsForBucket(rows: readonly PointerRow[], bucket: number): Re
   return builds;
 }
 
+/** The integrity of each build {@link buildsForBucket} names, by remote (null: none was recorded). */
+export function integrityForBucket(rows: readonly PointerRow[], bucket: number): Record<string, BuildIntegrity> {
+  const integrity: Record<string, BuildIntegrity> = {};
+  for (const row of rows)
+    integrity[row.remote] = row.canary !== null && bucket < row.canaryPercent ? row.canaryIntegrity : row.liveIntegrity;
+  return integrity;
+}
+
+const SRI = /^sha384-[A-Za-z0-9+/]{64}$/;
+const BUILD_PATH = /^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/;
+
+/** The `integrity` of a registration: the SRI value of each file a browser may load, `remoteEntry.js` among them. */
+function readIntegrity(body: Record<string, unknown>): Record<string, string> {
+  const value = body.integrity;
+  const message =
+    '`integrity` must map each file a browser may load (relative path, `remoteEntry.js` among them, at most ' +
+    '10000) to its sha384 SRI value (`sha384-` and 64 base64 characters).';
+  if (!isJsonObject(value)) throw invalid(message);
+  const entries = Object.entries(value);
+  if (entries.length > 10_000 || !('remoteEntry.js' in value)) throw invalid(message);
+  for (const [path, sri] of entries)
+    if (
+      path.length > 300 ||
+      !BUILD_PATH.test(path) ||
+      path.split('/').includes('..') ||
+      typeof sri !== 'string' ||
+      !SRI.test(sri)
+    )
+      throw invalid(message);
+  return value as Record<string, string>;
+}
+
 /** `Sg-Builds`: `remote=build` pairs sorted by remote, comma-separated; empty when no remote has a pointer. */
 export function sgBuildsHeader(builds: Readonly<Record<string, string>>): string {
   return Object.keys(builds)
@@ -167,14 +202,19 @@ export function releaseRoutes(
   const snapshot: RequestHandler = async (req, res) => {
     const bucket = bucketOf(req);
     let builds: Record<string, string>;
+    let integrity: Record<string, BuildIntegrity>;
     let previewed = false;
     try {
-      builds = buildsForBucket(await memo.read(), bucket);
+      const rows = await memo.read();
+      builds = buildsForBucket(rows, bucket);
+      integrity = integrityForBucket(rows, bucket);
       const cookie = readCookie(req.headers.cookie ?? '', PREVIEW_COOKIE);
       const preview = key && cookie ? verifyPreview(key, cookie, now()) : null;
-      if (preview && (await findServableBuild(db, preview.remote, preview.buildId))) {
+      const previewIntegrity = preview ? await findServableIntegrity(db, preview.remote, preview.buildId) : undefined;
+      if (preview && previewIntegrity !== undefined) {
         builds = { ...builds, [preview.remote]: preview.buildId };
         builds = Object.fromEntries(Object.entries(builds).sort(([a], [b]) => (a < b ? -1 : 1)));
+        integrity = { ...integrity, [preview.remote]: previewIntegrity };
         previewed = true;
       }
     } catch {
@@ -183,12 +223,15 @@ export function releaseRoutes(
     }
     res.set({
       'Sg-Builds': sgBuildsHeader(builds),
+      // What the host loads by URL from those builds (entries, texts), with the hashes recorded at
+      // publish; a build recorded without them is absent, and the host refuses its code.
+      'Sg-Integrity': formatPageIntegrity(integrity),
       // A preview is one operator's: never cached where another page could get it.
       'Cache-Control': previewed ? 'private, no-store' : 'public, max-age=1',
       // The answer depends on sg_bucket and sg_preview when there is no `bucket` query.
       Vary: 'Cookie',
     });
-    res.json({ environment, builds });
+    res.json({ environment, builds, integrity: formatPageIntegrity(integrity) });
   };
   router
     .route('/v1/releases/snapshot')
@@ -206,6 +249,7 @@ export function releaseRoutes(
         files: readInteger(body, 'files', 1, 1_000_000) ?? 0,
         bytes: readInteger(body, 'bytes', 0, Number.MAX_SAFE_INTEGER) ?? 0,
         publishedBy: readActor(body),
+        integrity: readIntegrity(body),
       };
       const outcome = await registerBuild(db, build);
       if (outcome.kind === 'different') {

@@ -1,4 +1,5 @@
 import type { KeyValueStorage } from '@special-gift/shared';
+import { pageIntegrity } from '../config/page-integrity';
 import { remoteTextsBase, type RemoteName, type RuntimeConfig } from '../config/runtime-config';
 import { createI18n, type ShellI18nService } from '../services/i18n/create-i18n';
 import { createRemoteScreens, type FederationRuntime, type RemoteScreens } from '../services/remotes/remote-screens';
@@ -22,6 +23,10 @@ export async function startServices(
 ): Promise<StartedServices> {
   // Storage (localforage does much of its set-up as it is evaluated) in a task of its own: the
   // start-up is several short tasks, not one long one. Same bundle, no request.
+  // What this page checks its remotes' files against (docs/security.md).
+  const integrityOf = pageIntegrity(config.remotes, document.documentElement, window.location.href, {
+    requireIntegrity: config.requireIntegrity === true,
+  });
   const storageReady = yieldToBrowser()
     .then(() => import(/* webpackMode: "eager" */ '../services/storage/create-storage'))
     .then(({ createStorage }) => createStorage());
@@ -29,12 +34,14 @@ export async function startServices(
     createI18n({
       storage,
       defaultLanguage: config.defaultLanguage,
+      texts: { integrityOf },
       namespaces: firstRemote ? { [firstRemote]: remoteTextsBase(config.remotes[firstRemote]) } : {},
     }),
   );
   const remoteScreens = createRemoteScreens({
     runtime,
     entries: config.remotes,
+    integrityOf,
     loadTexts: async (namespace, entryUrl, { fresh }) =>
       (await i18nReady).loadNamespace(namespace, remoteTextsBase(entryUrl), { fresh }),
   });

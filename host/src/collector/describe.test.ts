@@ -31,6 +31,20 @@ describe('the collector words what the host noticed', () => {
     expect(loadFailureOf({ reason: 'incompatible' }, loaded)).toEqual({ phase: 'container', kind: 'incompatible' });
     expect(loadFailureOf({ reason: 'timeout' }, { entryLoaded: false })).toEqual({ phase: 'entry', kind: 'timeout' });
     expect(loadFailureOf({ reason: 'timeout' }, loaded)).toEqual({ phase: 'screen', kind: 'timeout' });
+    // A file the browser refused although it was there: integrity, in the phase of the refused file.
+    const refusedChunk = { name: 'ChunkLoadError', type: 'error' };
+    expect(
+      loadFailureOf(
+        { reason: 'unavailable', integrity: true, cause: { reason: 'unavailable', cause: refusedChunk } },
+        loaded,
+      ),
+    ).toEqual({ phase: 'screen', kind: 'integrity' });
+    expect(
+      loadFailureOf(
+        { reason: 'unavailable', integrity: true, cause: { reason: 'unavailable', cause: { message: 'RUNTIME-008' } } },
+        loaded,
+      ),
+    ).toEqual({ phase: 'entry', kind: 'integrity' });
     expect(loadFailureOf(cause({ name: 'TextsLoadError', message: 'Texts x: HTTP 404' }), loaded)).toEqual({
       phase: 'texts',
       kind: 'http',

@@ -90,6 +90,7 @@ interface FailureShape {
   readonly message?: unknown;
   readonly reason?: unknown;
   readonly cause?: unknown;
+  readonly integrity?: unknown;
 }
 
 /**
@@ -104,6 +105,10 @@ export function loadFailureOf(
   if (options.lazy) return { phase: 'lazy_chunk', kind: 'network' };
   const failure = (typeof error === 'object' && error !== null ? error : {}) as FailureShape;
   if (failure.reason === 'incompatible') return { phase: 'container', kind: 'incompatible' };
+  if (failure.integrity === true) {
+    const refused = loadFailureOf(failure.cause, options);
+    return { phase: refused.phase, kind: 'integrity' };
+  }
   if (failure.reason === 'timeout') return { phase: options.entryLoaded ? 'screen' : 'entry', kind: 'timeout' };
   const cause = (typeof failure.cause === 'object' && failure.cause !== null ? failure.cause : {}) as FailureShape;
   const message = typeof cause.message === 'string' ? cause.message : '';

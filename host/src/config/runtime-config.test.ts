@@ -74,6 +74,7 @@ describe('parseRuntimeConfig', () => {
         defaultLanguage: 'de',
         remotes: { intro: validInput.remotes.intro, thankyou: 'https://thankyou.example/mf-manifest.json' },
         swipeBackEnabled: 'yes',
+        requireIntegrity: 'on',
       }),
     );
     expect(problems).toEqual([
@@ -82,7 +83,14 @@ describe('parseRuntimeConfig', () => {
       '"remotes.signup" must be the URL of the remote\'s remoteEntry.js',
       '"remotes.thankyou" must be the URL of the remote\'s remoteEntry.js',
       '"swipeBackEnabled" must be true or false when given',
+      '"requireIntegrity" must be true or false when given',
     ]);
+  });
+
+  it('keeps requireIntegrity only when it is on (off is the default)', () => {
+    expect(parseRuntimeConfig({ ...validInput, requireIntegrity: true }).requireIntegrity).toBe(true);
+    expect(parseRuntimeConfig({ ...validInput, requireIntegrity: false })).not.toHaveProperty('requireIntegrity');
+    expect(parseRuntimeConfig(validInput)).not.toHaveProperty('requireIntegrity');
   });
 
   it('reports missing bases and a missing remotes object', () => {

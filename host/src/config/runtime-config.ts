@@ -12,6 +12,12 @@ export interface RuntimeConfig extends ShellConfig {
   readonly remotes: Readonly<Record<RemoteName, string>>;
   /** Overrides the swipe-back default (on for iOS, off elsewhere). */
   readonly swipeBackEnabled?: boolean;
+  /**
+   * Refuse a remote's code and texts when the page carries no hash for them, i.e. a remote with no
+   * release pointer, running its image's own build (docs/security.md). Off by default, so a
+   * deployment whose remotes do not all go through `publish` and `release` keeps working.
+   */
+  readonly requireIntegrity?: boolean;
 }
 
 export class ConfigError extends Error {
@@ -77,6 +83,11 @@ export function parseRuntimeConfig(raw: unknown): RuntimeConfig {
     problems.push('"swipeBackEnabled" must be true or false when given');
   }
 
+  const requireIntegrity = input.requireIntegrity;
+  if (requireIntegrity !== undefined && typeof requireIntegrity !== 'boolean') {
+    problems.push('"requireIntegrity" must be true or false when given');
+  }
+
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     apiBase,
@@ -85,6 +96,7 @@ export function parseRuntimeConfig(raw: unknown): RuntimeConfig {
     defaultLanguage,
     remotes,
     ...(typeof swipeBackEnabled === 'boolean' ? { swipeBackEnabled } : {}),
+    ...(requireIntegrity === true ? { requireIntegrity } : {}),
   };
 }
 

@@ -11,7 +11,8 @@ export const MAX_EVENT_TIME_MS = 3_600_000;
 
 export const DEVICES = ['phone', 'tablet', 'desktop'] as const;
 export const LOAD_PHASES = ['entry', 'container', 'screen', 'lazy_chunk', 'texts'] as const;
-export const LOAD_FAILURE_KINDS = ['network', 'http', 'timeout', 'incompatible', 'script'] as const;
+/** `integrity`: the browser refused a file of the build whose bytes differ from the hash recorded at publish. */
+export const LOAD_FAILURE_KINDS = ['network', 'http', 'timeout', 'incompatible', 'script', 'integrity'] as const;
 export const VITAL_NAMES = ['LCP', 'INP', 'CLS', 'FCP', 'TTFB'] as const;
 export const VITAL_RATINGS = ['good', 'needs-improvement', 'poor'] as const;
 /** The build id of a remote served from its image with no release (see the releases work). */

@@ -26,6 +26,11 @@ export interface FetchTextsOptions {
    * flight (browsers let one request per URL write the cache at a time), for the user's Try again.
    */
   bypassCache?: boolean;
+  /**
+   * The integrity the file must have (the page's, docs/security.md): the browser refuses other
+   * bytes. Undefined: a file the page has no hash for (a remote's own image build).
+   */
+  integrityOf?: (url: string) => string | undefined;
   fetch?: typeof fetch;
   sleep?: (ms: number) => Promise<void>;
 }
@@ -45,6 +50,7 @@ async function fetchOnce(
   fetchImpl: typeof fetch,
   timeoutMs: number,
   bypassCache: boolean,
+  integrity: string | undefined,
 ): Promise<Record<string, unknown>> {
   // The bound covers the body too. An AbortController rather than AbortSignal.timeout(), which
   // Safari before 16 lacks.
@@ -58,6 +64,7 @@ async function fetchOnce(
         credentials: 'omit',
         signal: controller.signal,
         ...(bypassCache ? { cache: 'no-store' } : {}),
+        ...(integrity === undefined ? {} : { integrity }),
       });
       if (response.ok) text = await response.text();
     } catch (cause) {
@@ -96,6 +103,7 @@ export async function fetchTexts(url: string, options: FetchTextsOptions = {}): 
         fetchImpl,
         options.attemptTimeoutMs ?? TEXTS_ATTEMPT_TIMEOUT_MS,
         options.bypassCache ?? false,
+        options.integrityOf?.(url),
       );
     } catch (error) {
       const delay = delays[attempt];

@@ -26,6 +26,11 @@ export interface RemoteScreensOptions {
   timeoutMs?: number;
   /** The pause before the automatic retry of a load that failed outright. */
   retryDelayMs?: number;
+  /**
+   * The integrity the page requires of a URL (config/page-integrity.ts): set on each entry script;
+   * undefined for a URL outside every released build's folder.
+   */
+  integrityOf?: (url: string) => string | undefined;
 }
 
 /**
@@ -65,6 +70,47 @@ function withTimeout<T>(promise: Promise<T>, ms: number, onTimeout: () => Error)
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
+/** How long the check of a failed load's file may take before the failure is reported as it is. */
+const INTEGRITY_CHECK_TIMEOUT_MS = 5_000;
+
+/**
+ * The file whose load failed: a chunk's or stylesheet's (`request`: webpack's loaders always set
+ * its integrity, from the remote's entry), the texts' (`url`), else the entry.
+ */
+function failedFile(error: unknown, entry: string): { url: string; chunk: boolean } {
+  let cause: unknown = error;
+  while (cause instanceof RemoteLoadError) cause = cause.cause;
+  const shape = (typeof cause === 'object' && cause !== null ? cause : {}) as { request?: unknown; url?: unknown };
+  if (typeof shape.request === 'string') return { url: shape.request, chunk: true };
+  return { url: typeof shape.url === 'string' ? shape.url : entry, chunk: false };
+}
+
+/**
+ * Whether a failed load was the browser refusing a file checked by integrity (any chunk, or a
+ * released build's entry or texts): the file is there (the same URL answers 200 now), but loading
+ * it with its integrity failed. A refused script or fetch fails exactly like one cut by the
+ * network, so this one extra request, made only after a failure, tells them apart for telemetry.
+ */
+async function refusedByIntegrity(
+  error: unknown,
+  entry: string,
+  integrityOf: (url: string) => string | undefined,
+): Promise<boolean> {
+  if (!(error instanceof RemoteLoadError) || error.reason !== 'unavailable') return false;
+  const { url, chunk } = failedFile(error, entry);
+  if (!chunk && integrityOf(url) === undefined) return false;
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), INTEGRITY_CHECK_TIMEOUT_MS);
+  try {
+    const response = await fetch(url, { cache: 'no-store', credentials: 'omit', signal: controller.signal });
+    return response.ok;
+  } catch {
+    return false;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export function createRemoteScreens(options: RemoteScreensOptions): RemoteScreens {
   const timeoutMs = options.timeoutMs ?? DEFAULT_REMOTE_TIMEOUT_MS;
   const retryDelayMs = options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS;
@@ -73,7 +119,8 @@ export function createRemoteScreens(options: RemoteScreensOptions): RemoteScreen
   const stale = new Set<RemoteName>();
   const resets = new Map<RemoteName, number>();
 
-  options.runtime.registerPlugins?.([yieldBetweenLoadSteps(), corsEntryScripts()]);
+  const integrityOf = options.integrityOf ?? (() => undefined);
+  options.runtime.registerPlugins?.([yieldBetweenLoadSteps(), corsEntryScripts(integrityOf)]);
   options.runtime.registerRemotes(REMOTE_NAMES.map((name) => ({ name, entry: options.entries[name] })));
 
   /**
@@ -154,8 +201,13 @@ export function createRemoteScreens(options: RemoteScreensOptions): RemoteScreen
           pending.delete(name);
           stale.add(name);
         }
-        recordSignal({ kind: 'load_failure', remote: name, error });
-        throw error;
+        return refusedByIntegrity(error, options.entries[name], integrityOf).then((refused) => {
+          const reported = refused
+            ? new RemoteLoadError(name, 'unavailable', { cause: error, integrity: true })
+            : error;
+          recordSignal({ kind: 'load_failure', remote: name, error: reported });
+          throw reported;
+        });
       },
     );
     pending.set(name, attempt);

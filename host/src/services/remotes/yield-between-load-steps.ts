@@ -18,18 +18,25 @@ export function yieldBetweenLoadSteps(): ModuleFederationRuntimePlugin {
 }
 
 /**
- * A federation runtime plugin: each remote's entry script is fetched with CORS (`crossorigin`), as
+ * A federation runtime plugin: each remote's entry script is fetched with CORS (`crossorigin`) and
+ * the integrity the page has for it (`integrityOf`), as
  * webpack fetches the remotes' chunks (`output.crossOriginLoading`). The remotes allow the host's
  * origin, and an error thrown by their code then reaches the page with its script and stack instead
  * of a bare "Script error.", so field telemetry can tell which remote threw it.
  */
-export function corsEntryScripts(): ModuleFederationRuntimePlugin {
+export function corsEntryScripts(
+  integrityOf: (url: string) => string | undefined = () => undefined,
+): ModuleFederationRuntimePlugin {
   return {
     name: 'special-gift:cors-entry-scripts',
     createScript({ url }) {
       const script = document.createElement('script');
-      script.src = url;
+      // Before src: the browser checks the bytes against the hash the page carries from the API
+      // (docs/security.md), and refuses the entry (an error event) if they differ.
+      const integrity = integrityOf(url);
+      if (integrity !== undefined) script.integrity = integrity;
       script.crossOrigin = 'anonymous';
+      script.src = url;
       return script;
     },
   };

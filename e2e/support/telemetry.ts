@@ -1,0 +1,37 @@
+import type { Page, Request } from '@playwright/test';
+
+/** Field telemetry's batch as the page sends it (docs/telemetry.md). */
+export interface SentBatch {
+  readonly v: number;
+  readonly route: string;
+  readonly device: string;
+  readonly builds: Record<string, string>;
+  readonly events: ReadonlyArray<Record<string, unknown>>;
+}
+
+export const isBeacon = (request: Request) =>
+  request.method() === 'POST' && request.url().endsWith('/api/v1/telemetry');
+
+/** Once the collector runs (it takes the host's signals over). */
+export async function collectorRunning(page: Page) {
+  await page.waitForFunction(
+    () => {
+      const sink = (window as unknown as { __sgSignals?: unknown }).__sgSignals;
+      return sink !== undefined && !Array.isArray(sink);
+    },
+    undefined,
+    { timeout: 20_000 },
+  );
+}
+
+/** Hides the page as a phone does when the user switches away, and returns the batch it sent. */
+export async function hideAndCollect(page: Page): Promise<{ batch: SentBatch; status: number | undefined }> {
+  const beacon = page.waitForRequest(isBeacon, { timeout: 10_000 });
+  await page.evaluate(() => {
+    Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
+    document.dispatchEvent(new Event('visibilitychange'));
+  });
+  const request = await beacon;
+  const response = await request.response();
+  return { batch: JSON.parse(request.postData() ?? '{}') as SentBatch, status: response?.status() };
+}
