@@ -1,6 +1,11 @@
+import { execFileSync } from 'node:child_process';
 import { expect, test } from '@playwright/test';
 import { signUpInBrowser } from '../stack/journey';
-import { HOST_URL, apiRequests, podman, signUp, waitUntil } from '../stack/stack';
+import { parsePageBuilds } from '@special-gift/shared/composition';
+import { readRemoteList } from '../../tooling/generate/read-remote-list';
+import { readProductionDigests } from '../../tooling/kubernetes/kustomize-layout';
+import { SECRET, developmentStandIns, environments } from '../../tooling/kubernetes/manifests';
+import { HOST_URL, REPO_ROOT, apiRequests, podman, releaseToolEnv, signUp, waitUntil } from '../stack/stack';
 
 /** The containers `podman kube play` made of a Deployment's pods: <deployment>-pod-<n>-<container>. */
 const played = async (deployment: string, container: string) =>
@@ -58,11 +63,11 @@ test.describe('the development overlay played by Podman', () => {
   });
 
   test('every played container as the manifests say: read-only root, a non-root user, no capabilities', async () => {
-    const names = ['postgres', 'api', 'host'].map((deployment) =>
+    const names = ['postgres', 'api', 'host', 's3'].map((deployment) =>
       played(deployment, deployment === 'host' ? 'nginx' : deployment),
     );
     const containers = (await Promise.all(names)).flat();
-    expect(containers.length).toBe(4);
+    expect(containers.length).toBe(5);
     for (const container of containers) {
       const [readOnly, user, capabilities] = (
         await podman(
@@ -95,5 +100,43 @@ test.describe('the development overlay played by Podman', () => {
         `SELECT first_name || ' ' || last_name FROM sign_ups WHERE id = '${id}'`,
       ),
     ).toBe('Maren Container');
+  });
+
+  test("a team's CI publishes into the stand-in bucket and releases: a new page loads the build from /builds/ through the remote's nginx", async ({
+    page,
+  }) => {
+    // From this machine, as a team's CI outside the cluster: the object store and the host through
+    // their published ports (`kubectl port-forward` on a cluster), the development Secrets' keys.
+    // (Not a container on the play's network: when one joined it, the host's lookup of the API
+    // timed out once, a 502; Podman's DNS reloads then, which a cluster's does not.)
+    const development = environments(readRemoteList(), readProductionDigests()).development;
+    const secret = developmentStandIns(development).find((object) => object.metadata.name === SECRET);
+    const env = {
+      ...process.env,
+      ...releaseToolEnv({
+        s3: `http://127.0.0.1:${process.env.SG_S3_PORT}`,
+        host: HOST_URL,
+        operatorToken: (secret?.stringData as Record<string, string>).OPERATOR_TOKEN ?? '',
+      }),
+    };
+    const tool = (...args: string[]) =>
+      execFileSync('node', ['--import', 'tsx', 'tooling/release/cli.ts', ...args], { cwd: REPO_ROOT, env }).toString();
+    const published = tool('publish', 'signup', '--dist', 'remote-signup/dist', '--json');
+    const { buildId } = JSON.parse(published.split('\n').find((line) => line.startsWith('{')) ?? '{}') as {
+      buildId?: string;
+    };
+    if (!buildId) throw new Error(`the release tool published nothing: ${published}`);
+    tool('release', 'signup', buildId, '--reason', 'kube play');
+    await waitUntil('pages to compose the released build', async () => {
+      const html = await (await fetch(`${HOST_URL}/sign-up`)).text();
+      return parsePageBuilds(/data-sg-builds="([^"]*)"/.exec(html)?.[1]).signup === buildId;
+    });
+
+    const entryUrl = `http://localhost:${process.env.SG_SIGNUP_PORT}/builds/${buildId}/remoteEntry.js`;
+    const loaded: { url: string; status: number }[] = [];
+    page.on('response', (response) => loaded.push({ url: response.url(), status: response.status() }));
+    await page.goto(`${HOST_URL}/sign-up`);
+    await expect(page.locator('html')).toHaveAttribute('data-interactive', 'true', { timeout: 30_000 });
+    expect(loaded).toContainEqual({ url: entryUrl, status: 200 });
   });
 });

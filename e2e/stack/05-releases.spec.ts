@@ -1,46 +1,16 @@
 import { expect, test } from '@playwright/test';
 import { parsePageBuilds } from '@special-gift/shared/composition';
-import { HOST_URL, PROJECT, REPO_ROOT, podman, waitUntil } from './stack';
+import { HOST_URL, PROJECT, RELEASE_TOOL as tool, podman, runReleaseTool, waitUntil } from './stack';
 
 const SIGNUP_URL = `http://localhost:${process.env.SG_SIGNUP_PORT ?? '6302'}`;
 
-/**
- * `npm run release -- <args>` as a team's CI job runs it: in a container of its own, with the
- * checkout (read-only: the tool and the remote's dist) and only the API's URL, the operator token
- * and the store's credentials. It reaches the API through the host and the S3 stand-in by the
- * stack's network, and mounts no volume of the remotes: they serve what it publishes from the bucket.
- */
-async function releaseFromCi(network: string, ...command: string[]): Promise<string> {
-  const env = {
-    SG_BUILD_STORE: 's3://sg-builds/builds',
-    AWS_ENDPOINT_URL_S3: 'http://s3:4568',
-    AWS_REGION: 'us-east-1',
-    AWS_ACCESS_KEY_ID: 'S3RVER',
-    AWS_SECRET_ACCESS_KEY: 'S3RVER',
-    SG_RELEASE_API: 'http://host:8080/api',
-    SG_HOST_URL: 'http://host:8080',
-    OPERATOR_TOKEN: process.env.SG_OPERATOR_TOKEN ?? '',
-    USER: 'ci',
-  };
-  return podman(
-    'run',
-    '--rm',
-    '--network',
+/** The release tool in a CI container on the stack's network, by the compose services' names. */
+const releaseFromCi = (network: string, ...command: string[]) =>
+  runReleaseTool(
     network,
-    '--user',
-    'node',
-    '-v',
-    `${REPO_ROOT}:/repo:ro`,
-    '-w',
-    '/repo',
-    ...Object.entries(env).flatMap(([name, value]) => ['-e', `${name}=${value}`]),
-    'docker.io/library/node:20-bookworm-slim',
-    'sh',
-    '-c',
-    command.join(' '),
+    { s3: 'http://s3:4568', host: 'http://host:8080', operatorToken: process.env.SG_OPERATOR_TOKEN ?? '' },
+    ...command,
   );
-}
-const tool = 'node --import tsx tooling/release/cli.ts';
 
 const pageBuilds = async (html: Promise<string>) => parsePageBuilds(/data-sg-builds="([^"]*)"/.exec(await html)?.[1]);
 

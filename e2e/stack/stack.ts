@@ -157,3 +157,54 @@ export async function storedCount(ids: readonly string[]): Promise<number> {
   }
   return stored;
 }
+
+export const RELEASE_TOOL = 'node --import tsx tooling/release/cli.ts';
+
+/**
+ * `npm run release -- <args>` as a team's CI job runs it: in a container of its own, with the
+ * checkout (read-only: the tool and the remote's dist) and only the API's URL, the operator token
+ * and the store's credentials. It reaches the API through the host and the S3 stand-in by the
+ * network's names, and mounts no volume of the remotes: they serve what it publishes from the bucket.
+ */
+export async function runReleaseTool(network: string, where: ReleaseToolTarget, ...command: string[]): Promise<string> {
+  const env = releaseToolEnv(where);
+  return podman(
+    'run',
+    '--rm',
+    '--network',
+    network,
+    '--user',
+    'node',
+    '-v',
+    `${REPO_ROOT}:/repo:ro`,
+    '-w',
+    '/repo',
+    ...Object.entries(env).flatMap(([name, value]) => ['-e', `${name}=${value}`]),
+    'docker.io/library/node:20-bookworm-slim',
+    'sh',
+    '-c',
+    command.join(' '),
+  );
+}
+
+/** Where the release tool publishes (the S3 endpoint) and registers and releases (the host's origin). */
+export interface ReleaseToolTarget {
+  readonly s3: string;
+  readonly host: string;
+  readonly operatorToken: string;
+}
+
+/** The release tool's whole environment for a stack: the build store in the S3 stand-in, the API through the host. */
+export function releaseToolEnv(where: ReleaseToolTarget): Record<string, string> {
+  return {
+    SG_BUILD_STORE: 's3://sg-builds/builds',
+    AWS_ENDPOINT_URL_S3: where.s3,
+    AWS_REGION: 'us-east-1',
+    AWS_ACCESS_KEY_ID: 'S3RVER',
+    AWS_SECRET_ACCESS_KEY: 'S3RVER',
+    SG_RELEASE_API: `${where.host}/api`,
+    SG_HOST_URL: where.host,
+    OPERATOR_TOKEN: where.operatorToken,
+    USER: 'ci',
+  };
+}

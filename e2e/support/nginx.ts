@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, type Dirent, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../../tooling/serve/local-topology';
-import { hostEnvironment, runEntrypoint } from '../../tooling/serve/runtime-config';
+import { hostEnvironment, renderTemplate, runEntrypoint } from '../../tooling/serve/runtime-config';
 import { REMOTES, type RemoteName } from '../../tooling/remotes';
 import { API_URL, BUILD_STORE_DIR, E2E_PORTS, HOST_URL, STATE_DIR, type AppName } from './topology';
 
@@ -44,11 +44,6 @@ export function containerEnv(app: StaticApp): Record<string, string> {
     // The suite signs up far more often than one person would.
     SIGN_UP_RATE_PER_MINUTE: '6000',
   };
-}
-
-/** envsubst as the nginx image runs it: `${NAME}` is replaced only when NAME is set. */
-export function renderTemplate(template: string, env: Record<string, string>): string {
-  return template.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (match, name: string) => env[name] ?? match);
 }
 
 /** Copies a build into the served folder without deleting what is there: an additive deploy. */

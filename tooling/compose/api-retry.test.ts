@@ -5,69 +5,24 @@
  * the other replica and succeed; a write without a key is not sent twice and fails (502).
  * The name resolves through a small DNS server here, as a compose network's or a cluster's would.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { createSocket, type Socket } from 'node:dgram';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { type Socket } from 'node:dgram';
 import { createServer, type Server } from 'node:http';
-import { type AddressInfo, createServer as createTcpServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { REPO_ROOT } from '../serve/local-topology';
-import { hostEnvironment, runEntrypoint } from '../serve/runtime-config';
+import { hostEnvironment } from '../serve/runtime-config';
+import { freePort, resolverOf, type RunningNginx, startDnsServer, startNginx } from './nginx-under-test';
 
 const NAME = 'api.retry.test';
 const REPLICAS = ['127.0.0.1', '127.0.0.2'];
 
-/** A DNS server answering every A question for NAME with both replicas' addresses. */
-function dnsServer(): Promise<Socket> {
-  const socket = createSocket('udp4');
-  socket.on('message', (query, peer) => {
-    // Header (12 bytes), then the question: labels ending in a zero byte, then type and class.
-    let end = 12;
-    while (query[end] !== 0) end += (query[end] ?? 0) + 1;
-    const question = query.subarray(12, end + 5);
-    const labels: string[] = [];
-    for (let at = 12; at < end; at += (query[at] ?? 0) + 1)
-      labels.push(query.subarray(at + 1, at + 1 + (query[at] ?? 0)).toString());
-    const isA = question.readUInt16BE(question.length - 4) === 1 && labels.join('.') === NAME;
-    const answers = isA ? REPLICAS : [];
-    const header = Buffer.alloc(12);
-    query.copy(header, 0, 0, 2); // the id
-    header.writeUInt16BE(isA ? 0x8180 : 0x8183, 2); // a response; NXDOMAIN for anything else
-    header.writeUInt16BE(1, 4);
-    header.writeUInt16BE(answers.length, 6);
-    const records = answers.map((address) => {
-      const record = Buffer.alloc(16);
-      record.writeUInt16BE(0xc00c, 0); // the name: a pointer to the question's
-      record.writeUInt16BE(1, 2); // A
-      record.writeUInt16BE(1, 4); // IN
-      record.writeUInt32BE(5, 6); // TTL
-      record.writeUInt16BE(4, 10);
-      address.split('.').forEach((part, index) => record.writeUInt8(Number(part), 12 + index));
-      return record;
-    });
-    socket.send(Buffer.concat([header, question, ...records]), peer.port, peer.address);
-  });
-  return new Promise((resolve) => socket.bind(0, '127.0.0.1', () => resolve(socket)));
-}
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const probe = createTcpServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-
 let dns: Socket;
 let replicas: Server[];
-let nginx: ChildProcess;
-let prefix: string;
+let nginx: RunningNginx;
 let hostUrl: string;
 const seenByDead: string[] = [];
 
 beforeAll(async () => {
-  dns = await dnsServer();
+  // Every A question for NAME is answered with both replicas' addresses.
+  dns = await startDnsServer((name) => (name === NAME ? REPLICAS : []));
   const apiPort = await freePort();
   // The dying replica reads the whole request, then drops the connection without an answer.
   const dead = createServer((req, res) => {
@@ -86,55 +41,26 @@ beforeAll(async () => {
     replicas.map((server, index) => new Promise<void>((resolve) => server.listen(apiPort, REPLICAS[index], resolve))),
   );
 
-  prefix = mkdtempSync(join(tmpdir(), 'sg-api-retry-'));
-  for (const dir of ['www', 'conf.d', 'logs', 'tmp']) mkdirSync(join(prefix, dir));
-  cpSync(join(REPO_ROOT, 'deploy', 'nginx', 'snippets'), join(prefix, 'snippets'), { recursive: true });
-  const port = await freePort();
-  hostUrl = `http://127.0.0.1:${port}`;
-  const env = runEntrypoint({
-    ...hostEnvironment({
-      apiUpstream: `http://${NAME}:${apiPort}`,
-      remoteEntry: (name) => `http://127.0.0.1:1/${name}/remoteEntry.js`,
+  nginx = await startNginx({
+    template: 'host.conf.template',
+    env: (prefix) => ({
+      ...hostEnvironment({
+        apiUpstream: `http://${NAME}:${apiPort}`,
+        remoteEntry: (name) => `http://127.0.0.1:1/${name}/remoteEntry.js`,
+      }),
+      FRAGMENT_CACHE_DIR: join(prefix, 'tmp', 'fragments'),
+      NGINX_RESOLVER: resolverOf(dns),
+      SIGN_UP_RATE_PER_MINUTE: '600000',
     }),
-    PORT: String(port),
-    STATIC_ROOT: join(prefix, 'www'),
-    FRAGMENT_CACHE_DIR: join(prefix, 'tmp', 'fragments'),
-    NGINX_RESOLVER: `127.0.0.1:${(dns.address() as AddressInfo).port}`,
-    SIGN_UP_RATE_PER_MINUTE: '600000',
+    readyPath: '/api/v1/health',
   });
-  const template = readFileSync(join(REPO_ROOT, 'deploy', 'nginx', 'host.conf.template'), 'utf8');
-  writeFileSync(
-    join(prefix, 'conf.d', 'host.conf'),
-    template.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (match, name: string) => env[name] ?? match),
-  );
-  const temp = (name: string) => `${name}_temp_path ${join(prefix, 'tmp', name)};`;
-  writeFileSync(
-    join(prefix, 'nginx.conf'),
-    `${process.getuid?.() === 0 ? 'user root;' : ''} daemon off; worker_processes 1; pid ${join(prefix, 'logs', 'nginx.pid')};
-     events { worker_connections 64; }
-     http { access_log off; ${temp('client_body')} ${temp('proxy')} ${temp('fastcgi')} ${temp('uwsgi')} ${temp('scgi')}
-       include conf.d/host.conf; }`,
-  );
-  nginx = spawn('nginx', ['-p', `${prefix}/`, '-c', 'nginx.conf', '-e', join(prefix, 'logs', 'error.log')], {
-    stdio: 'inherit',
-  });
-  for (let started = Date.now(); ;) {
-    const up = await fetch(`${hostUrl}/api/v1/health`).then(
-      () => true,
-      () => false,
-    );
-    if (up) break;
-    if (Date.now() - started > 10_000)
-      throw new Error(`nginx did not start: ${readFileSync(join(prefix, 'logs', 'error.log'), 'utf8')}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  hostUrl = nginx.url;
 });
 
 afterAll(async () => {
-  nginx?.kill('SIGTERM');
+  nginx?.stop();
   dns?.close();
   await Promise.all((replicas ?? []).map((server) => new Promise((resolve) => server.close(resolve))));
-  if (prefix) rmSync(prefix, { recursive: true, force: true });
 });
 
 const signUp = (key?: string) =>

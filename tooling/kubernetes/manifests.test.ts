@@ -149,6 +149,24 @@ describe('the Kubernetes manifests (deploy/kubernetes)', () => {
     );
   });
 
+  it("development: the object store's stand-in on a claim, each remote's BUILDS_ORIGIN at its bucket, the release tool's keys", () => {
+    const s3 = pod(find(overlays.development, 'Deployment', 's3'));
+    expect(s3.containers[0].image).toBe('special-gift/s3-stand-in:latest');
+    expect(s3.volumes).toContainEqual({ name: 'data', persistentVolumeClaim: { claimName: 'sg-s3-data' } });
+    find(overlays.development, 'PersistentVolumeClaim', 'sg-s3-data');
+    expect(find(overlays.development, 'Service', 's3').spec.ports[0].port).toBe(4568);
+    const config = find(overlays.development, 'ConfigMap', 'sg-remote-config').data as Record<string, string>;
+    for (const remote of remotes)
+      expect(config[`BUILDS_ORIGIN_${remote.name.toUpperCase()}`]).toBe(
+        `http://s3.special-gift-dev.svc.cluster.local:4568/sg-builds/builds/${remote.name}`,
+      );
+    expect(Object.keys(find(overlays.development, 'Secret', 'sg-s3-credentials').stringData as object)).toEqual([
+      'AWS_ACCESS_KEY_ID',
+      'AWS_SECRET_ACCESS_KEY',
+    ]);
+    expect(overlays.production.map((object) => object.metadata.name)).not.toContain('s3');
+  });
+
   it('a model rejects an invalid object (the validation can fail)', () => {
     const broken = structuredClone(find(overlays.production, 'Deployment', 'api'));
     pod(broken).containers[0].ports[0].containerPort = 'not a port';

@@ -58,6 +58,8 @@ export const RESOURCES = {
   host: { requests: { cpu: '50m', memory: '32Mi' }, limits: { cpu: '500m', memory: '128Mi' } },
   remote: { requests: { cpu: '20m', memory: '16Mi' }, limits: { cpu: '250m', memory: '64Mi' } },
   postgres: { requests: { cpu: '100m', memory: '128Mi' }, limits: { memory: '512Mi' } },
+  // The development stand-in (s3rver): 19-30 MB, at most 7 % of a core around a publish.
+  s3: { requests: { cpu: '20m', memory: '64Mi' }, limits: { cpu: '500m', memory: '256Mi' } },
 };
 
 /** The users the images run as (numeric: the kubelet can only verify runAsNonRoot for a number). */
@@ -104,13 +106,37 @@ export const imageNames = (remotes: readonly RemoteEntry[]) => [
 ];
 
 /** The Service names, so every name used below is spelled once. */
-export const SERVICE = { host: 'host', hostProxies: 'host-proxies', api: 'api', postgres: 'postgres' } as const;
+export const SERVICE = {
+  host: 'host',
+  hostProxies: 'host-proxies',
+  api: 'api',
+  postgres: 'postgres',
+  s3: 's3',
+} as const;
 export const CONFIG = { host: 'sg-host-config', remote: 'sg-remote-config', api: 'sg-api-config' } as const;
 export const SECRET = 'sg-api-secrets';
 export const POSTGRES_CLAIM = 'sg-postgres-data';
+export const S3_CLAIM = 'sg-s3-data';
+/** The release tool's keys for the development object store (a team's CI job reads them). */
+export const S3_SECRET = 'sg-s3-credentials';
+
+/**
+ * The object store's stand-in (development only): s3rver in the image stack.sh builds from
+ * deploy/s3.Dockerfile, its port and bucket (deploy/s3/s3-server.mjs), and the keys it accepts
+ * (s3rver knows one access key id and does not verify signatures: not a secret).
+ */
+export const S3_STAND_IN = {
+  image: 'special-gift/s3-stand-in',
+  port: 4568,
+  bucket: 'sg-builds',
+  prefix: 'builds',
+  accessKeyId: 'S3RVER',
+  secretAccessKey: 'S3RVER',
+} as const;
 
 /** A Service's name as a cluster's DNS knows it: nginx's resolver does not apply the search list. */
-export const serviceHost = (service: string, env: Environment) => `${service}.${env.namespace}.svc.cluster.local`;
+export const serviceHost = (service: string, env: Pick<Environment, 'namespace'>) =>
+  `${service}.${env.namespace}.svc.cluster.local`;
 
 const labels = (name: string, component: string) => ({
   'app.kubernetes.io/name': name,
@@ -433,8 +459,12 @@ export function ingress(remotes: readonly RemoteEntry[], env: Environment): Kube
   };
 }
 
-/** The development overlay's stand-ins: PostgreSQL with a claim, and the Secret it and the API read. */
+/** The development overlay's stand-ins: PostgreSQL with a claim, the Secret it and the API read, the object store. */
 export function developmentStandIns(env: Environment): KubeObject[] {
+  return [...postgresStandIn(env), ...s3StandIn()];
+}
+
+function postgresStandIn(env: Environment): KubeObject[] {
   const password = 'special-gift-development';
   const writable = emptyDirs({ 'postgres-run': '/var/run/postgresql', tmp: '/tmp' });
   return [
@@ -511,11 +541,80 @@ export function developmentStandIns(env: Environment): KubeObject[] {
 /** The postgres user of the PostgreSQL image (the stand-in's too). */
 const POSTGRES_UID = 999;
 
+/**
+ * The object store's stand-in: one s3rver pod whose objects are on a claim, not an emptyDir, because
+ * the releases that point at them live in PostgreSQL (on its claim): a restarted pod must not lose
+ * builds the database still names (every page using them would fail). The release tool reaches it
+ * at http://s3.<namespace>.svc.cluster.local:4568 with the keys of the Secret sg-s3-credentials;
+ * the remotes read their prefix anonymously (BUILDS_ORIGIN).
+ */
+function s3StandIn(): KubeObject[] {
+  const { image, port, bucket, accessKeyId, secretAccessKey } = S3_STAND_IN;
+  const writable = emptyDirs({ tmp: '/tmp' });
+  const ready = { httpGet: { path: `/${bucket}?max-keys=1`, port: 'http' } };
+  return [
+    {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: S3_SECRET, labels: { 'app.kubernetes.io/part-of': PART_OF } },
+      type: 'Opaque',
+      stringData: { AWS_ACCESS_KEY_ID: accessKeyId, AWS_SECRET_ACCESS_KEY: secretAccessKey },
+    },
+    {
+      apiVersion: 'v1',
+      kind: 'PersistentVolumeClaim',
+      metadata: { name: S3_CLAIM, labels: labels(SERVICE.s3, 'object-store') },
+      spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
+    },
+    {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: SERVICE.s3, labels: labels(SERVICE.s3, 'object-store') },
+      spec: {
+        replicas: 1,
+        // One pod owns the objects' folder (s3rver keeps no lock): the old one stops first.
+        strategy: { type: 'Recreate' },
+        selector: { matchLabels: selector(SERVICE.s3) },
+        template: {
+          metadata: { labels: labels(SERVICE.s3, 'object-store') },
+          spec: {
+            automountServiceAccountToken: false,
+            // fsGroup: a new claim's root belongs to root; the node user writes into it.
+            securityContext: { ...podSecurity(NODE_UID), fsGroup: NODE_UID },
+            terminationGracePeriodSeconds: 10,
+            containers: [
+              {
+                name: 's3',
+                image,
+                imagePullPolicy: 'IfNotPresent',
+                ports: [{ name: 'http', containerPort: port }],
+                env: [
+                  { name: 'SG_S3_PORT', value: String(port) },
+                  { name: 'SG_S3_DIR', value: '/data' },
+                  { name: 'SG_S3_BUCKET', value: bucket },
+                ],
+                readinessProbe: { ...ready, periodSeconds: 5, failureThreshold: 2, timeoutSeconds: 2 },
+                livenessProbe: { ...ready, periodSeconds: 10, failureThreshold: 3, timeoutSeconds: 2 },
+                resources: RESOURCES.s3,
+                securityContext: dropEverything,
+                volumeMounts: [...writable.volumeMounts, { name: 'data', mountPath: '/data' }],
+              },
+            ],
+            volumes: [...writable.volumes, { name: 'data', persistentVolumeClaim: { claimName: S3_CLAIM } }],
+          },
+        },
+      },
+    },
+    service(SERVICE.s3, port, 'http'),
+  ];
+}
+
 /** The environments: development (stand-ins, local origins) and production (external services). */
 export function environments(remotes: readonly RemoteEntry[], productionDigests: Record<string, string>) {
+  const namespace = 'special-gift-dev';
   const development: Environment = {
     name: 'development',
-    namespace: 'special-gift-dev',
+    namespace,
     // The local ports of `npm run up` (tooling/remotes.json), reached with `kubectl port-forward`.
     publicOrigin: 'http://localhost:3000',
     remoteOrigin: (remote) => `http://localhost:${remote.localPort}`,
@@ -523,8 +622,9 @@ export function environments(remotes: readonly RemoteEntry[], productionDigests:
     cookieSecure: false,
     // The remotes run their images' own builds until a team releases one.
     requireIntegrity: false,
-    // No object store yet: its stand-in (issue 27's `s3` service) is not in this overlay.
-    images: imageNames(remotes).map((name) => ({ name, newTag: 'latest' })),
+    // The stand-in's bucket (s3StandIn), by the Service's fully qualified name.
+    buildsOrigin: `http://${serviceHost(SERVICE.s3, { namespace })}:${S3_STAND_IN.port}/${S3_STAND_IN.bucket}/${S3_STAND_IN.prefix}`,
+    images: [...imageNames(remotes), S3_STAND_IN.image].map((name) => ({ name, newTag: 'latest' })),
   };
   const production: Environment = {
     name: 'production',

@@ -9,8 +9,9 @@
  *   (localhost:3000-3003, through `kubectl port-forward`) swapped for the play's published ports,
  *   and the sign-up limits raised as the compose stack's tests raise them;
  * - <secret>.json: each Secret's data as `podman secret create` takes it for secretKeyRef;
- * - order: the Deployments, dependencies first.
- * Published Deployments (the host and the remotes) get a hostPort and one replica (two would
+ * - order: the Deployments, dependencies first (but the object store after the remotes);
+ * - ports.env: SG_<NAME>_PORT, the published port of each published Deployment.
+ * Published Deployments (the host, the remotes and the object store) get a hostPort and one replica (two would
  * collide on the port); the others declare no port (Podman would publish it); the API keeps its
  * two replicas. Everything else is the overlay's own.
  */
@@ -30,9 +31,12 @@ const objects = parseAllDocuments(
 ).map((document) => document.toJS() as KubeObject & Record<string, any>); // eslint-disable-line @typescript-eslint/no-explicit-any -- objects read from YAML
 const remotes = readRemoteList();
 // The published port of each Deployment: the host first, then each remote by its local port.
+// The object store's stand-in too, as `kubectl port-forward svc/s3` publishes it for a team's
+// release tool (docs/kubernetes.md), on the compose stack's offset (base + 9).
 const published: Record<string, number> = {
   host: base,
   ...Object.fromEntries(remotes.map((remote) => [remote.name, base + remote.localPort - 3000])),
+  s3: base + 9,
 };
 const swapOrigins = (value: string) =>
   value.replace(
@@ -65,8 +69,10 @@ for (const secret of objects.filter((object) => object.kind === 'Secret')) {
 const namespace = objects.find((object) => object.kind === 'Namespace')?.metadata.name ?? 'default';
 const order: string[] = [];
 const deployments = objects.filter((object) => object.kind === 'Deployment');
-// The database first, the API next, the remotes, the host last (it proxies to all of them).
-const rank = (name: string) => (name === 'postgres' ? 0 : name === 'api' ? 1 : name === 'host' ? 3 : 2);
+// The database first, the API next, the remotes, the object store after them (the remotes must
+// start before its name exists, as they may on a cluster), the host last (it proxies to all of them).
+const RANKS: Record<string, number> = { postgres: 0, api: 1, s3: 3, host: 4 };
+const rank = (name: string) => RANKS[name] ?? 2;
 for (const deployment of deployments.sort((a, b) => rank(a.metadata.name) - rank(b.metadata.name))) {
   const name = deployment.metadata.name;
   const labels = deployment.spec.template.metadata.labels as Record<string, string>;
@@ -86,7 +92,7 @@ for (const deployment of deployments.sort((a, b) => rank(a.metadata.name) - rank
   // The images stack.sh built, under another tag if SG_KUBE_IMAGE_TAG names one.
   for (const container of copy.spec.template.spec.containers as { image: string }[])
     container.image = container.image.replace(
-      /^(special-gift\/[a-z-]+):latest$/,
+      /^(special-gift\/[a-z0-9-]+):latest$/,
       `$1:${process.env.SG_KUBE_IMAGE_TAG ?? 'latest'}`,
     );
   // The PostgreSQL stand-in's postgres user is not the official image's 999 (docs/containers.md).
@@ -111,4 +117,11 @@ for (const deployment of deployments.sort((a, b) => rank(a.metadata.name) - rank
   order.push(name);
 }
 writeFileSync(join(dir, 'order'), order.join('\n') + '\n');
+// SG_<NAME>_PORT for the tests, as tooling/containers/stack.sh names the compose stack's.
+writeFileSync(
+  join(dir, 'ports.env'),
+  Object.entries(published)
+    .map(([name, port]) => `export SG_${name.toUpperCase()}_PORT=${port}\n`)
+    .join(''),
+);
 console.log(`${order.length} Deployments to play: ${order.join(', ')}; published ${JSON.stringify(published)}`);

@@ -5,6 +5,9 @@
 #   SG_KUBE_PORT_BASE  the host's published port (default 6350), the remotes' next (as in remotes.json)
 #   SG_KUBE_NETWORK    the Podman network the pods join (default sg-kube)
 #   SG_KUBE_IMAGE_TAG  the tag of the special-gift/* images to play (default latest, stack.sh's)
+# The journey also publishes and releases a build of remote-signup/dist (built beforehand) into the
+# object store's stand-in with the release tool, from this machine as a team's CI would (through the
+# published ports, as through `kubectl port-forward`).
 # Podman ignores Services: each Deployment is played on its own, its pods given the names its
 # Services have on a cluster (short and <name>.<namespace>.svc.cluster.local) as network aliases,
 # so the same names resolve. Every pod, volume, secret and the network are removed on exit.
@@ -33,9 +36,12 @@ cleanup() {
     while read -r name; do
       podman kube down "$work/$name.yaml" >/dev/null 2>&1 || true
     done < "$work/order"
-    for claim in $(node -e 'for (const d of require("yaml").parseAllDocuments(require("fs").readFileSync(process.argv[1], "utf8"))) { const o = d.toJS(); if (o.kind === "PersistentVolumeClaim") console.log(o.metadata.name) }' "$work/postgres.yaml"); do
-      podman volume rm -f "$claim" >/dev/null 2>&1 || true
-    done
+    # The claims' volumes (kube play makes one per PersistentVolumeClaim: the database's, the bucket's).
+    while read -r name; do
+      for claim in $(node -e 'for (const d of require("yaml").parseAllDocuments(require("fs").readFileSync(process.argv[1], "utf8"))) { const o = d.toJS(); if (o.kind === "PersistentVolumeClaim") console.log(o.metadata.name) }' "$work/$name.yaml"); do
+        podman volume rm -f "$claim" >/dev/null 2>&1 || true
+      done
+    done < "$work/order"
     for secret in "$work"/*.json; do podman secret rm "$(basename "$secret" .json)" >/dev/null 2>&1 || true; done
   fi
   podman network rm -f "$network" >/dev/null 2>&1 || true
@@ -61,6 +67,8 @@ while read -r name; do
   podman kube play --network "$network:$aliases" "${configmaps[@]}" "$work/$name.yaml" >/dev/null
 done < "$work/order"
 
-# The stack tests' helpers (e2e/stack/stack.ts) reach the host here.
-export SG_HOST_PORT=$base
+# The published ports (SG_HOST_PORT: the stack tests' helpers, e2e/stack/stack.ts, reach the host
+# there; the remotes', the object store's).
+# shellcheck source=/dev/null
+. "$work/ports.env"
 npx playwright test --config e2e/kube/playwright.config.ts

@@ -49,6 +49,11 @@ export function runEntrypoint(env: Record<string, string>): Record<string, strin
   return { ...env, ...exported };
 }
 
+/** envsubst as the nginx image runs it: `${NAME}` is replaced only when NAME is set. */
+export function renderTemplate(template: string, env: Record<string, string>): string {
+  return template.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (match, name: string) => env[name] ?? match);
+}
+
 /** The config.json the start-up script writes for a host on loopback with these ports. */
 export function localRuntimeConfig(ports: Topology, hostname = 'localhost'): unknown {
   const staticRoot = mkdtempSync(join(tmpdir(), 'special-gift-config-'));
