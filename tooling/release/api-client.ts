@@ -19,13 +19,46 @@ export interface RemoteState {
   readonly history: HistoryEntry[];
 }
 
+/**
+ * The pauses before the second and third attempt of a call that is safe to repeat, when the API
+ * cannot be reached or its proxy answers 502/503/504: an API replica rolling, or the proxy's DNS
+ * blinking, must not fail a team's CI job. Bounded: three attempts at most.
+ */
+export const RETRY_DELAYS_MS: readonly number[] = [500, 1_500];
+const RETRYABLE_STATUS = new Set([502, 503, 504]);
+
 export class ReleaseApi {
   constructor(
     private readonly baseUrl: string,
     private readonly token: string,
+    private readonly retryDelaysMs: readonly number[] = RETRY_DELAYS_MS,
   ) {}
 
-  private async call<T>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
+  /**
+   * One API call. `repeatable`: the call changes nothing when made twice (reads, registering a
+   * build by its content id, purging), so it is retried as RETRY_DELAYS_MS says. A pointer action
+   * is not: its compare-and-swap would answer a repeat with a conflict.
+   */
+  private async call<T>(
+    method: string,
+    path: string,
+    body?: unknown,
+    { repeatable = false }: { repeatable?: boolean } = {},
+  ): Promise<{ status: number; body: T }> {
+    const delays = repeatable ? this.retryDelaysMs : [];
+    for (let attempt = 0; ; attempt++) {
+      const delay = delays[attempt];
+      try {
+        return await this.callOnce<T>(method, path, body);
+      } catch (error) {
+        if (!(error instanceof Retryable) || delay === undefined)
+          throw error instanceof Retryable ? error.refusal : error;
+        await new Promise((resolve) => setTimeout(resolve, delay));
+      }
+    }
+  }
+
+  private async callOnce<T>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
     let response: Response;
     try {
       response = await fetch(`${this.baseUrl.replace(/\/$/, '')}/v1/releases${path}`, {
@@ -38,7 +71,9 @@ export class ReleaseApi {
         signal: AbortSignal.timeout(30_000),
       });
     } catch (error) {
-      throw new Refusal(`the release API at ${this.baseUrl} cannot be reached (${String(error)}); set SG_RELEASE_API`);
+      throw new Retryable(
+        new Refusal(`the release API at ${this.baseUrl} cannot be reached (${String(error)}); set SG_RELEASE_API`),
+      );
     }
     const text = await response.text();
     let parsed: unknown;
@@ -49,11 +84,12 @@ export class ReleaseApi {
     }
     if (response.status >= 400) {
       const error = (parsed as { error?: { code?: string; message?: string } } | undefined)?.error;
-      throw new Refusal(
+      const refusal = new Refusal(
         error?.message
           ? `${error.message} (${response.status} ${error.code ?? ''})`
           : `HTTP ${response.status} from ${path}`,
       );
+      throw RETRYABLE_STATUS.has(response.status) ? new Retryable(refusal) : refusal;
     }
     return { status: response.status, body: parsed as T };
   }
@@ -68,12 +104,13 @@ export class ReleaseApi {
     /** The SRI value of each file a browser may load, by path (sri.ts). */
     integrity: Readonly<Record<string, string>>;
   }): Promise<{ created: boolean }> {
-    const { status } = await this.call('POST', '/builds', build);
+    const { status } = await this.call('POST', '/builds', build, { repeatable: true });
     return { created: status === 201 };
   }
 
   async remote(remote: string, limit = 50): Promise<RemoteState> {
-    return (await this.call<RemoteState>('GET', `/remotes/${remote}?limit=${limit}`)).body;
+    return (await this.call<RemoteState>('GET', `/remotes/${remote}?limit=${limit}`, undefined, { repeatable: true }))
+      .body;
   }
 
   async act(remote: string, request: ActionRequest): Promise<{ pointer: Pointer | null; revision: number }> {
@@ -83,6 +120,15 @@ export class ReleaseApi {
   }
 
   async purge(remote: string, buildIds: readonly string[]): Promise<string[]> {
-    return (await this.call<{ purged: string[] }>('POST', `/remotes/${remote}/purge`, { buildIds })).body.purged;
+    return (
+      await this.call<{ purged: string[] }>('POST', `/remotes/${remote}/purge`, { buildIds }, { repeatable: true })
+    ).body.purged;
+  }
+}
+
+/** A failure worth another attempt (the API unreachable, or its proxy's 502/503/504), carrying what to say if none is left. */
+class Retryable extends Error {
+  constructor(readonly refusal: Refusal) {
+    super(refusal.message);
   }
 }
