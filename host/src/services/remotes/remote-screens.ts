@@ -201,13 +201,16 @@ export function createRemoteScreens(options: RemoteScreensOptions): RemoteScreen
           pending.delete(name);
           stale.add(name);
         }
-        return refusedByIntegrity(error, options.entries[name], integrityOf).then((refused) => {
-          const reported = refused
-            ? new RemoteLoadError(name, 'unavailable', { cause: error, integrity: true })
-            : error;
-          recordSignal({ kind: 'load_failure', remote: name, error: reported });
-          throw reported;
-        });
+        // The error screen shows at once; telemetry gets the failure once the check has told a
+        // refused file from a network failure (it only words the report, never what the user sees).
+        void refusedByIntegrity(error, options.entries[name], integrityOf).then((refused) =>
+          recordSignal({
+            kind: 'load_failure',
+            remote: name,
+            error: refused ? new RemoteLoadError(name, 'unavailable', { cause: error, integrity: true }) : error,
+          }),
+        );
+        throw error;
       },
     );
     pending.set(name, attempt);
