@@ -1,11 +1,14 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { sriOf } from './sri';
 
 export interface BuildFile {
   /** Relative to the build's root, with `/` separators. */
   readonly path: string;
   readonly sha256: string;
+  /** Its Subresource Integrity value (sha384), from the same read as `sha256`. */
+  readonly sri: string;
   readonly bytes: number;
 }
 
@@ -48,7 +51,7 @@ export function computeBuild(root: string): BuildContent {
     const sha256 = createHash('sha256').update(content).digest('hex');
     total.update(`${relative}\0${sha256}\n`);
     bytes += content.length;
-    return { path: relative, sha256, bytes: content.length };
+    return { path: relative, sha256, sri: sriOf(content), bytes: content.length };
   });
   return { buildId: total.digest('hex').slice(0, 12), files, bytes };
 }

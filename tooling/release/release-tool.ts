@@ -6,7 +6,7 @@ import { checkDist, Refusal } from './integrity';
 import { readOrCreateOperatorToken } from './operator-token';
 import { buildsToPurge } from './retention';
 import type { BuildStore } from './build-store';
-import { computeIntegrity } from './sri';
+import { buildIntegrity } from './sri';
 import { openBuildStore } from './store';
 
 /** A command line that cannot be understood (exit code 2, with the usage). */
@@ -261,7 +261,7 @@ async function publish(
   const { contractMajor } = checkDist(dist);
   const content = computeBuild(dist);
   // The trusted side's hashes, recorded with the build: pages check every file against them.
-  const integrity = computeIntegrity(dist);
+  const integrity = buildIntegrity(content);
   const store = openBuildStore(context.repoRoot, context.env);
   // Files first, then the registration: a registered build always has its files in the store.
   const started = performance.now();

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { computeIntegrity, sriOf } from './sri';
+import { computeBuild } from './build-id';
+import { buildIntegrity, sriOf } from './sri';
 
 describe('the integrity recorded at publish', () => {
   it('is the sha384 SRI value of every script, stylesheet and texts file, and of nothing else', () => {
@@ -21,7 +22,7 @@ describe('the integrity recorded at publish', () => {
         mkdirSync(path.dirname(path.join(dist, file)), { recursive: true });
         writeFileSync(path.join(dist, file), content);
       }
-      const integrity = computeIntegrity(dist);
+      const integrity = buildIntegrity(computeBuild(dist));
       expect(Object.keys(integrity).sort()).toEqual([
         '12.abcdef01.js',
         'assets/i18n/fr.json',

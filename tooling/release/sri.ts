@@ -1,7 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { listBuildFiles } from './build-id';
+import type { BuildContent } from './build-id';
 
 /** The one hash algorithm of every integrity value here: the strongest all browsers check. */
 export const SRI_ALGORITHM = 'sha384';
@@ -18,13 +16,13 @@ export function isBrowserLoaded(relativePath: string): boolean {
 
 /**
  * The integrity of every file of a build that a browser may load, by path relative to the build's
- * root (`remoteEntry.js`, `123.ab12cd34.js`, `assets/i18n/fr.json`...). Computed by the release
- * tool from the files it publishes and recorded in the API with the build: the page learns the
- * entry's and the texts' from the API, never from the remote's origin (docs/security.md).
+ * root (`remoteEntry.js`, `123.ab12cd34.js`, `assets/i18n/fr.json`...). Recorded in the API with the
+ * build: the page learns the entry's and the texts' from the API, never from the remote's origin
+ * (docs/security.md). Taken from the same read of each file as its id (`computeBuild`), so the
+ * hashes are those of the bytes the store checks it wrote, even if `dist/` changes meanwhile.
  */
-export function computeIntegrity(root: string): Record<string, string> {
+export function buildIntegrity(content: BuildContent): Record<string, string> {
   const integrity: Record<string, string> = {};
-  for (const relative of listBuildFiles(root).filter(isBrowserLoaded))
-    integrity[relative] = sriOf(readFileSync(path.join(root, ...relative.split('/'))));
+  for (const file of content.files) if (isBrowserLoaded(file.path)) integrity[file.path] = file.sri;
   return integrity;
 }
