@@ -1,15 +1,12 @@
 import MiniCssExtractPlugin from 'mini-css-extract-plugin';
 import type { Chunk, Compilation, Compiler } from 'webpack';
+// A chunk without a recorded hash gets the refusal value: a missing hash never means "load without a check".
+import { REFUSE_INTEGRITY } from '@special-gift/shared/composition';
 import { sriOf } from '../release/sri';
 
 const NAME = 'ChunkIntegrityPlugin';
 /** Replaced, once every chunk's final bytes are known, by the integrity map of the build's chunks. */
 const PLACEHOLDER = '"__SG_CHUNK_INTEGRITY__"';
-/**
- * The integrity a chunk without a recorded hash gets: a well-formed sha384 value that no file
- * matches, so the browser refuses it. A missing hash never means "load without a check".
- */
-export const REFUSE = 'sha384-no-recorded-hash';
 
 /** The runtime's global holding `{ js: { <chunk id>: <integrity> }, css: {...} }`. */
 const GLOBAL = '__webpack_require__.sgIntegrity';
@@ -43,7 +40,7 @@ export class ChunkIntegrityPlugin {
         compilation.addRuntimeModule(chunk, new IntegrityRuntimeModule());
       });
 
-      const lookup = (kind: 'js' | 'css') => `(${GLOBAL}.${kind}[chunkId] || ${JSON.stringify(REFUSE)})`;
+      const lookup = (kind: 'js' | 'css') => `(${GLOBAL}.${kind}[chunkId] || ${JSON.stringify(REFUSE_INTEGRITY)})`;
       runtime.LoadScriptRuntimeModule.getCompilationHooks(compilation).createScript.tap(
         NAME,
         (source: string) => `${source}\nif (chunkId !== undefined) script.integrity = ${lookup('js')};`,

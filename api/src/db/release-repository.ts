@@ -192,17 +192,22 @@ export async function readPointers(db: Queryable, environment: string): Promise<
   }));
 }
 
+/** The build's row, if it is published and not purged. */
+async function findServableRow(db: Queryable, remote: string, buildId: string): Promise<BuildRow | undefined> {
+  const result = await db.query<BuildRow>(
+    `SELECT ${BUILD_COLUMNS} FROM release_builds WHERE remote = $1 AND build_id = $2 AND purged_at IS NULL`,
+    [remote, buildId],
+  );
+  return result.rows[0];
+}
+
 /** A servable build's integrity (null: recorded before hashes were), or undefined if it is not servable. */
 export async function findServableIntegrity(
   db: Queryable,
   remote: string,
   buildId: string,
 ): Promise<BuildIntegrity | undefined> {
-  const result = await db.query<{ integrity: Record<string, string> | null }>(
-    'SELECT integrity FROM release_builds WHERE remote = $1 AND build_id = $2 AND purged_at IS NULL',
-    [remote, buildId],
-  );
-  const row = result.rows[0];
+  const row = await findServableRow(db, remote, buildId);
   return row ? row.integrity : undefined;
 }
 
@@ -212,11 +217,7 @@ export async function findServableBuild(
   remote: string,
   buildId: string,
 ): Promise<PublishedBuild | null> {
-  const result = await db.query<BuildRow>(
-    `SELECT ${BUILD_COLUMNS} FROM release_builds WHERE remote = $1 AND build_id = $2 AND purged_at IS NULL`,
-    [remote, buildId],
-  );
-  const row = result.rows[0];
+  const row = await findServableRow(db, remote, buildId);
   return row ? toBuild(row) : null;
 }
 

@@ -8,7 +8,10 @@ import { openDatabase } from '../db/open-database';
 import { createApiServer } from '../http/protocol-errors';
 import { applyAction, previousLiveBuild, purgeBuilds, registerBuild } from '../db/release-repository';
 import { previewKey, signPreview } from '../http/operator-auth';
-import { buildsForBucket, POINTER_MEMO_MS, sgBuildsHeader } from './releases';
+import { POINTER_MEMO_MS, servedForBucket, sgBuildsHeader } from './releases';
+
+const buildsForBucket = (rows: Parameters<typeof servedForBucket>[0], bucket: number) =>
+  servedForBucket(rows, bucket).builds;
 
 jest.mock('@electric-sql/pglite', () =>
   jest.requireActual<typeof NativePglite>('../../test/support/native-pglite').loadPgliteNatively(),
@@ -31,8 +34,8 @@ describe('the snapshot rules', () => {
         live: 'aaaaaaaaaaaa',
         canary: 'bbbbbbbbbbbb',
         canaryPercent: 20,
-        liveIntegrity: null,
-        canaryIntegrity: null,
+        liveIntegrity: { 'remoteEntry.js': 'live' },
+        canaryIntegrity: { 'remoteEntry.js': 'canary' },
       },
       {
         remote: 'intro',
@@ -49,6 +52,10 @@ describe('the snapshot rules', () => {
     expect(buildsForBucket(rows, 99).signup).toBe('aaaaaaaaaaaa');
     expect(sgBuildsHeader(buildsForBucket(rows, 0))).toBe('intro=cccccccccccc,signup=bbbbbbbbbbbb');
     expect(sgBuildsHeader({})).toBe('');
+    // The hashes are always the served build's.
+    expect(servedForBucket(rows, 19).integrity.signup).toEqual({ 'remoteEntry.js': 'canary' });
+    expect(servedForBucket(rows, 20).integrity.signup).toEqual({ 'remoteEntry.js': 'live' });
+    expect(servedForBucket(rows, 0).integrity.intro).toBeNull();
   });
 
   it('rolls back along the releases, not back and forth between two', () => {

@@ -1,4 +1,4 @@
-import { formatPageIntegrity } from '@special-gift/shared/composition';
+import { formatPageIntegrity, SRI_PATTERN } from '@special-gift/shared/composition';
 import { readCookie } from '@special-gift/shared/xsrf';
 import { Router, type Request, type RequestHandler } from 'express';
 import type { Database } from '../db/database';
@@ -124,24 +124,24 @@ class PointerMemo {
   }
 }
 
-/** The builds each remote serves for a bucket: the canary below its percentage, the live build otherwise. */
-export function buildsForBucket(rows: readonly PointerRow[], bucket: number): Record<string, string> {
+/**
+ * The build each remote serves for a bucket, by remote (sorted): the canary below its percentage,
+ * the live build otherwise; and the integrity recorded for that same build.
+ */
+export function servedForBucket(
+  rows: readonly PointerRow[],
+  bucket: number,
+): { builds: Record<string, string>; integrity: Record<string, BuildIntegrity> } {
   const builds: Record<string, string> = {};
-  for (const row of [...rows].sort((a, b) => (a.remote < b.remote ? -1 : a.remote > b.remote ? 1 : 0))) {
-    builds[row.remote] = row.canary !== null && bucket < row.canaryPercent ? row.canary : row.live;
-  }
-  return builds;
-}
-
-/** The integrity of each build {@link buildsForBucket} names, by remote (null: none was recorded). */
-export function integrityForBucket(rows: readonly PointerRow[], bucket: number): Record<string, BuildIntegrity> {
   const integrity: Record<string, BuildIntegrity> = {};
-  for (const row of rows)
-    integrity[row.remote] = row.canary !== null && bucket < row.canaryPercent ? row.canaryIntegrity : row.liveIntegrity;
-  return integrity;
+  for (const row of [...rows].sort((a, b) => (a.remote < b.remote ? -1 : a.remote > b.remote ? 1 : 0))) {
+    const canary = row.canary !== null && bucket < row.canaryPercent ? row.canary : null;
+    builds[row.remote] = canary ?? row.live;
+    integrity[row.remote] = canary !== null ? row.canaryIntegrity : row.liveIntegrity;
+  }
+  return { builds, integrity };
 }
 
-const SRI = /^sha384-[A-Za-z0-9+/]{64}$/;
 const BUILD_PATH = /^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/;
 
 /** The `integrity` of a registration: the SRI value of each file a browser may load, `remoteEntry.js` among them. */
@@ -159,7 +159,7 @@ function readIntegrity(body: Record<string, unknown>): Record<string, string> {
       !BUILD_PATH.test(path) ||
       path.split('/').includes('..') ||
       typeof sri !== 'string' ||
-      !SRI.test(sri)
+      !SRI_PATTERN.test(sri)
     )
       throw invalid(message);
   return value as Record<string, string>;
@@ -206,8 +206,7 @@ export function releaseRoutes(
     let previewed = false;
     try {
       const rows = await memo.read();
-      builds = buildsForBucket(rows, bucket);
-      integrity = integrityForBucket(rows, bucket);
+      ({ builds, integrity } = servedForBucket(rows, bucket));
       const cookie = readCookie(req.headers.cookie ?? '', PREVIEW_COOKIE);
       const preview = key && cookie ? verifyPreview(key, cookie, now()) : null;
       const previewIntegrity = preview ? await findServableIntegrity(db, preview.remote, preview.buildId) : undefined;
@@ -221,17 +220,18 @@ export function releaseRoutes(
       // Any database trouble: the composer then serves its last cached snapshot, or none.
       throw new ApiError(503, 'not_ready', 'The release pointers cannot be read right now.');
     }
+    const pageIntegrity = formatPageIntegrity(integrity);
     res.set({
       'Sg-Builds': sgBuildsHeader(builds),
       // What the host loads by URL from those builds (entries, texts), with the hashes recorded at
       // publish; a build recorded without them is absent, and the host refuses its code.
-      'Sg-Integrity': formatPageIntegrity(integrity),
+      'Sg-Integrity': pageIntegrity,
       // A preview is one operator's: never cached where another page could get it.
       'Cache-Control': previewed ? 'private, no-store' : 'public, max-age=1',
       // The answer depends on sg_bucket and sg_preview when there is no `bucket` query.
       Vary: 'Cookie',
     });
-    res.json({ environment, builds, integrity: formatPageIntegrity(integrity) });
+    res.json({ environment, builds, integrity: pageIntegrity });
   };
   router
     .route('/v1/releases/snapshot')

@@ -3,14 +3,10 @@ import {
   PAGE_INTEGRITY_ATTRIBUTE,
   parsePageBuilds,
   parsePageIntegrity,
+  REFUSE_INTEGRITY,
 } from '@special-gift/shared/composition';
 
-/**
- * What a page refuses with: a well-formed sha384 value that no file matches. A released build
- * whose hash the page lacks (recorded before hashes were, or a snapshot cut short) is refused,
- * never loaded unchecked.
- */
-export const REFUSE_INTEGRITY = 'sha384-no-recorded-hash';
+export { REFUSE_INTEGRITY };
 
 /** The integrity a URL must have, or undefined for a file the page was not composed with hashes for. */
 export type IntegrityLookup = (url: string) => string | undefined;

@@ -33,4 +33,11 @@ export const SHELL_PAGE_CLASS = shellPageClass('root');
 export const COLLECTOR_META_NAME = 'sg-collector';
 
 export { BUILD_ID_PATTERN, buildEntryUrl, PAGE_BUILDS_ATTRIBUTE, parsePageBuilds } from './page-builds';
-export { formatPageIntegrity, isPageLoaded, PAGE_INTEGRITY_ATTRIBUTE, parsePageIntegrity } from './page-integrity';
+export {
+  formatPageIntegrity,
+  isPageLoaded,
+  PAGE_INTEGRITY_ATTRIBUTE,
+  parsePageIntegrity,
+  REFUSE_INTEGRITY,
+  SRI_PATTERN,
+} from './page-integrity';

@@ -13,7 +13,14 @@ export function isPageLoaded(path: string): boolean {
   return path === 'remoteEntry.js' || /^assets\/i18n\/[a-z]{2,3}\.json$/.test(path);
 }
 
-const SRI = /^sha384-[A-Za-z0-9+/]{64}$/;
+/** A well-formed sha384 Subresource Integrity value. */
+export const SRI_PATTERN = /^sha384-[A-Za-z0-9+/]{64}$/;
+
+/**
+ * What a page, or a remote's chunk loader, refuses with: a well-formed sha384 value that no file
+ * matches. A file of a released build without a recorded hash is refused, never loaded unchecked.
+ */
+export const REFUSE_INTEGRITY = 'sha384-no-recorded-hash';
 const KEY = /^[a-z][a-z0-9-]{0,31}\/[A-Za-z0-9._/-]{1,200}$/;
 
 /** `remote/path=integrity` pairs, sorted, comma-separated; only the files {@link isPageLoaded} names. */
@@ -36,7 +43,7 @@ export function parsePageIntegrity(value: string | null | undefined): Record<str
     const at = pair.indexOf('=');
     const key = pair.slice(0, at);
     const sri = pair.slice(at + 1);
-    if (at > 0 && KEY.test(key) && SRI.test(sri)) integrity[key] = sri;
+    if (at > 0 && KEY.test(key) && SRI_PATTERN.test(sri)) integrity[key] = sri;
   }
   return integrity;
 }
