@@ -31,10 +31,11 @@ export interface FirstScreen {
   isShown(): boolean;
   subscribe(listener: () => void): () => void;
   /**
-   * The server's screen and frame go, held input is let go; the shell's frame shows again.
-   * `leavingPage`: the shell is moving to another page, whose frame is never hidden, so nothing
-   * needs to render again (a listener told now would render the shell a second time, at once,
-   * before the next screen's first paint).
+   * The server's screen and frame go, held input is let go; listeners are told, and the shell's
+   * frame on this page shows again. `leavingPage`: the shell is moving to another page, whose frame
+   * is never hidden (`useFirstScreenShown` answers per page), so listeners are not told: telling
+   * them would render the shell a second time, at once, before the next screen's first paint.
+   * `isShown()` answers false from then on either way.
    */
   release(options?: { leavingPage?: boolean }): void;
   readonly screenContext: ScreenContext;

@@ -1,10 +1,16 @@
-import { imageBuildReplaced, MIN_RELOAD_INTERVAL_MS, reloadOntoLiveBuild, SAVE_GRACE_MS } from './live-build';
+import { imageBuildReplaced, MIN_RELOAD_INTERVAL_MS, newBuildAvailable, reloadSoon, SAVE_GRACE_MS } from './live-build';
 
 const PAGE_BUILD = '0123456789ab';
 const LIVE_BUILD = 'ba9876543210';
 
-describe('reloadOntoLiveBuild', () => {
+describe('moving a tab onto the live build (newBuildAvailable, then reloadSoon)', () => {
   const reload = jest.fn();
+  /** What the host and a remote's error screen do: reload when there is a newer build. */
+  const reloadOntoLiveBuild = async (remote: string, apiBase: string, reloadPage: () => void) => {
+    if (!(await newBuildAvailable(remote, apiBase))) return false;
+    await reloadSoon(reloadPage);
+    return true;
+  };
   let fetchMock: jest.Mock;
   beforeEach(() => {
     jest.useFakeTimers({ now: 1_000_000 });

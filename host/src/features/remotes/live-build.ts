@@ -99,18 +99,6 @@ export async function reloadSoon(reload = () => window.location.reload()): Promi
   reload();
 }
 
-/** Moves the tab to the remote's new build if there is one; resolves whether it does. */
-export async function reloadOntoLiveBuild(
-  remote: string,
-  apiBase: string,
-  reload = () => window.location.reload(),
-  missingUrl?: string,
-): Promise<boolean> {
-  if (!(await newBuildAvailable(remote, apiBase, missingUrl))) return false;
-  await reloadSoon(reload);
-  return true;
-}
-
 /**
  * Listens for the remotes' reports of missing code (`@special-gift/shared/code-loading`) and answers
  * each: whether the page is moving to a new build (the remote then says so, and never blames the
