@@ -1,5 +1,5 @@
 import { execFile, execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { makeTestCardCode } from '@special-gift/shared/testing/cards';
@@ -168,13 +168,16 @@ export const RELEASE_TOOL = 'node --import tsx tooling/release/cli.ts';
  */
 export async function runReleaseTool(network: string, where: ReleaseToolTarget, ...command: string[]): Promise<string> {
   const env = releaseToolEnv(where);
+  const checkout = statSync(REPO_ROOT);
   return podman(
     'run',
     '--rm',
     '--network',
     network,
+    // The checkout's owner, who can read it whatever its mode (a fresh clone in `mktemp -d` is
+    // 0700): another user, such as the image's `node`, could not even open it.
     '--user',
-    'node',
+    `${checkout.uid}:${checkout.gid}`,
     '-v',
     `${REPO_ROOT}:/repo:ro`,
     '-w',
