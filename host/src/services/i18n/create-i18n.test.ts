@@ -1,4 +1,6 @@
-import { waitFor } from '@testing-library/react';
+import { act, render, waitFor } from '@testing-library/react';
+import { createElement, Suspense } from 'react';
+import { I18nextProvider, useTranslation } from 'react-i18next';
 import { createMemoryStorage } from '@special-gift/shared/testing';
 import ar from '../../../public/assets/i18n/ar.json';
 import en from '../../../public/assets/i18n/en.json';
@@ -284,5 +286,31 @@ describe('createI18n: each namespace loads and fails on its own', () => {
     expect(i18n.instance.t('titles.notFound')).toBe(fr.titles.notFound);
     expect(i18n.instance.t('headline', { ns: 'intro' })).toBe(introEn.headline);
     warn.mockRestore();
+  });
+  it('a switch re-renders the screens once: the next language arrives silently, then shows', async () => {
+    files['https://intro.example/assets/i18n/en.json'] = introEn;
+    files['https://intro.example/assets/i18n/fr.json'] = introFr;
+    const i18n = await createI18n({ storage: createMemoryStorage(), defaultLanguage: 'en', browserLanguages: ['en'] });
+    await i18n.loadNamespace('intro', 'https://intro.example/');
+    let renders = 0;
+    function Headline() {
+      const { t } = useTranslation(['intro', 'common']);
+      renders += 1;
+      return createElement('h1', null, t('headline'));
+    }
+    const view = render(
+      createElement(
+        I18nextProvider,
+        { i18n: i18n.instance },
+        createElement(Suspense, { fallback: null }, createElement(Headline)),
+      ),
+    );
+    expect(view.getByRole('heading')).toHaveTextContent(introEn.headline);
+    const before = renders;
+    await act(() => i18n.changeLanguage('fr'));
+    expect(view.getByRole('heading')).toHaveTextContent(introFr.headline);
+    // Two files arrived (common and intro in French): neither re-rendered the English screen.
+    expect(renders - before).toBe(1);
+    view.unmount();
   });
 });

@@ -88,7 +88,12 @@ export async function createI18n(options: {
     const url = `${sources.get(namespace) ?? '/'}assets/i18n/${lng}.json`;
     const loading = fetchTexts(url, { ...options.texts, bypassCache: fresh }).then(
       (texts) => {
-        instance.addResourceBundle(lng, namespace, texts, true, true);
+        // Only texts the screens can show re-render them (every `useTranslation`, in every React
+        // root on the page, re-renders on 'added'): the current language's, or English, the
+        // fallback. The next language's, fetched before a switch, arrive silently, so a switch
+        // re-renders once, on 'languageChanged', not once per file as well.
+        const shown = lng === instance.language || lng === FALLBACK_LANGUAGE;
+        instance.addResourceBundle(lng, namespace, texts, true, true, { silent: !shown });
       },
       (error: unknown) => {
         if (bundles.get(key) === loading) bundles.delete(key);
