@@ -34,8 +34,8 @@ const LIGHTHOUSE_RUNS = Number(process.env.BENCH_RUNS ?? 3);
  * both alike; 9 rounds give a median and an interquartile range per build.
  */
 const INTERACTION_ROUNDS = Number(process.env.BENCH_INTERACTION_ROUNDS ?? 9);
-/** Moves intro -> sign-up per round and build (each round starts on a fresh page). */
-const WARM_MOVES_PER_ROUND = 5;
+/** Moves intro -> sign-up per round and build (each round starts on a fresh page): 1 first, 7 later. */
+const WARM_MOVES_PER_ROUND = 8;
 const BASE_URL: Record<Variant, string> = { federated: HOST_URL, monolith: MONOLITH_URL };
 const OUT_DIR = join(REPO_ROOT, 'bench-results');
 
@@ -76,8 +76,8 @@ async function playwrightFigures() {
     }
     console.log(`  first screens measured; ${INTERACTION_ROUNDS} interleaved rounds of interactions…`);
     const warm: Record<Variant, WarmPath> = {
-      federated: { codeRequests: 0, textRequests: 0, clickToHeadingMs: [] },
-      monolith: { codeRequests: 0, textRequests: 0, clickToHeadingMs: [] },
+      federated: { codeRequests: 0, textRequests: 0, clickToHeadingMs: [], firstMoveMs: [], laterMovesMs: [] },
+      monolith: { codeRequests: 0, textRequests: 0, clickToHeadingMs: [], firstMoveMs: [], laterMovesMs: [] },
     };
     const labInp = { federated: [], monolith: [] } as Record<Variant, LabInp[]>;
     for (let round = 0; round < INTERACTION_ROUNDS; round++) {
@@ -86,6 +86,8 @@ async function playwrightFigures() {
         warm[variant].codeRequests += moves.codeRequests;
         warm[variant].textRequests += moves.textRequests;
         warm[variant].clickToHeadingMs.push(...moves.clickToHeadingMs);
+        warm[variant].firstMoveMs?.push(...(moves.firstMoveMs ?? []));
+        warm[variant].laterMovesMs?.push(...(moves.laterMovesMs ?? []));
         labInp[variant].push(await measureLabInp(browser, BASE_URL[variant]));
       }
       console.log(`  round ${round + 1}/${INTERACTION_ROUNDS} done`);
