@@ -168,7 +168,7 @@ module.exports = tseslint.config(
                 })),
             ),
             {
-              target: './api/src/{http,db}/!(*.test).ts',
+              target: './api/src/{http,db}/**/!(*.test).ts',
               from: apiDomains.map((domain) => `./api/src/${domain}`),
               message: 'http/ and db/ are the infrastructure under every domain: they import none.',
             },
