@@ -2,6 +2,7 @@
 // never imports host code or another remote; the host and the API import no remote; shared imports
 // no app code; tooling/ (what the apps build with) imports no app; only bench/ and e2e/ reach into
 // the apps. Inside the host, layers run one way: config, services -> shell -> features -> app.
+// Inside the API, each domain uses another only through its index.ts, over http/ and db/.
 // No import cycles anywhere.
 const js = require('@eslint/js');
 const tseslint = require('typescript-eslint');
@@ -15,6 +16,8 @@ const remoteDirs = remotes.map((remote) => remote.dir);
 const hostFeatures = require('node:fs').readdirSync(`${__dirname}/host/src/features`);
 
 const appPackages = ['host', ...remoteDirs, 'api'];
+/** The API's domains (api/README.md): each reaches another only through that one's index.ts. */
+const apiDomains = ['signups', 'releases', 'telemetry', 'access'];
 /** The browser apps' shipped code: every source file but the tests (shared's test-only folder aside). */
 const productionSources = ['host/src', ...remoteDirs.map((dir) => `${dir}/src`), 'shared/src/!(testing)'].map(
   (dir) => `./${dir}/**/!(*.test).{ts,tsx}`,
@@ -153,6 +156,22 @@ module.exports = tseslint.config(
               except: [`./${feature}`],
               message: 'A feature imports no other feature; share through shell/ or services/.',
             })),
+            // The API by domain, over shared http/ and db/ infrastructure.
+            ...apiDomains.flatMap((domain) =>
+              apiDomains
+                .filter((other) => other !== domain)
+                .map((other) => ({
+                  target: `./api/src/${domain}`,
+                  from: `./api/src/${other}`,
+                  except: ['./index.ts'],
+                  message: `A domain of the API uses another only through its index.ts (api/src/${other}/index.ts).`,
+                })),
+            ),
+            {
+              target: './api/src/{http,db}/**/!(*.test).ts',
+              from: apiDomains.map((domain) => `./api/src/${domain}`),
+              message: 'http/ and db/ are the infrastructure under every domain: they import none.',
+            },
             // Packages.
             {
               target: ['./host', './api'],

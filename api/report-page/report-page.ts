@@ -155,8 +155,37 @@ function table(remote: RemoteReport): HTMLTableElement {
   ]);
 }
 
+/**
+ * The chart in words, for whoever cannot see the canvas (a screen reader, a text browser): per
+ * build, how many buckets have data, the last value and the highest with its time.
+ */
+function describeChart(
+  buckets: readonly string[],
+  builds: readonly BuildReport[],
+  figure: (typeof FIGURES)[number],
+): string {
+  const time = (bucket: string | undefined) =>
+    bucket === undefined ? '' : new Date(bucket).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+  const lines = builds.map((build) => {
+    const values = build.series[figure.key];
+    const present = values.flatMap((value, index) => (value === null ? [] : [{ value, index }]));
+    const last = present[present.length - 1];
+    if (!last) return `${build.build}: no data.`;
+    const highest = present.reduce((top, point) => (point.value > top.value ? point : top));
+    return (
+      `${build.build}: data in ${present.length} of ${buckets.length} intervals, last ${figure.format(last.value)} ` +
+      `at ${time(buckets[last.index])}, highest ${figure.format(highest.value)} at ${time(buckets[highest.index])}.`
+    );
+  });
+  return `${figure.title} over time. ${lines.join(' ')}`;
+}
+
 function chart(report: TelemetryReport, builds: readonly BuildReport[], figure: (typeof FIGURES)[number]): HTMLElement {
-  const container = element('figure', { className: 'chart' }, [element('h3', { textContent: figure.title })]);
+  const container = element('figure', { className: 'chart' }, [
+    element('h3', { textContent: figure.title }),
+    // The text alternative of the canvas below (which is hidden from assistive technology).
+    element('figcaption', { className: 'chart-summary', textContent: describeChart(report.buckets, builds, figure) }),
+  ]);
   container.dataset.figure = figure.key;
   const x = report.buckets.map((bucket) => Date.parse(bucket) / 1000);
   const data: uPlot.AlignedData = [x, ...builds.map((build) => [...build.series[figure.key]])];
@@ -178,7 +207,12 @@ function chart(report: TelemetryReport, builds: readonly BuildReport[], figure: 
     axes: [{}, { values: (_self, ticks) => ticks.map((tick) => figure.tick(tick)), size: 56 }],
     scales: { y: { range: (_self, _min, max) => [0, max > 0 ? max * 1.1 : figure.empty] } },
   };
-  queueMicrotask(() => charts.push(new uPlot(options, data, container)));
+  queueMicrotask(() => {
+    const plot = new uPlot(options, data, container);
+    // The drawing says nothing to a screen reader; the figcaption says it all.
+    for (const canvas of container.querySelectorAll('canvas')) canvas.setAttribute('aria-hidden', 'true');
+    charts.push(plot);
+  });
   return container;
 }
 

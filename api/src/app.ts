@@ -1,4 +1,5 @@
 import express, { type Express } from 'express';
+import { accessRoutes, createAccess } from './access';
 import type { Database } from './db/database';
 import { errorHandler, notFound } from './http/error-handler';
 import { closeConnectionsWhenDraining, Lifecycle } from './http/lifecycle';
@@ -9,12 +10,10 @@ import { requestLog } from './http/request-log';
 import { securityHeaders } from './http/security-headers';
 import { trustedProxies } from './http/trusted-proxies';
 import { xsrfProtection } from './http/xsrf';
-import { healthRoutes } from './routes/health';
-import { releaseRoutes } from './routes/releases';
-import { signUpRoutes } from './routes/sign-ups';
-import { telemetryRoutes } from './routes/telemetry';
-import { TelemetryStore } from './telemetry/telemetry-store';
-import { ROUTE_OWNERS } from './telemetry/vocabulary';
+import { healthRoutes } from './http/health';
+import { releaseRoutes } from './releases';
+import { signUpRoutes } from './signups';
+import { ROUTE_OWNERS, TelemetryStore, telemetryRoutes } from './telemetry';
 
 export interface AppOptions {
   readonly db: Database;
@@ -36,10 +35,12 @@ export interface AppOptions {
   /** Per-client telemetry batches a minute; 0: no limit (benchmarks). */
   readonly telemetryBatchesPerMinute?: number;
   /**
-   * The teams' token (config `OPERATOR_TOKEN`) for release writes and the telemetry report; none:
-   * release writes answer 503 and the report refuses everyone.
+   * The admin credential of every remote (config `OPERATOR_TOKEN`), which creates the teams' scoped
+   * tokens (docs/access.md); none: release writes answer 503 and the report refuses everyone.
    */
   readonly operatorToken?: string;
+  /** Failed authentications per client a minute before 429 (config `AUTH_FAILURES_PER_MINUTE`); 0: no limit. */
+  readonly authFailuresPerMinute?: number;
   /** The environment whose release pointers this API serves (config `RELEASE_ENVIRONMENT`). */
   readonly releaseEnvironment?: string;
   /** The clock preview cookies expire by, in epoch seconds; tests move it. */
@@ -59,10 +60,17 @@ export function createApp({
   telemetryStore,
   telemetryBatchesPerMinute = 60,
   operatorToken,
+  authFailuresPerMinute = 30,
   releaseEnvironment = 'production',
   releaseNow,
 }: AppOptions): Express {
   const logger = log === false ? silentLogger : log;
+  const access = createAccess({
+    db,
+    operatorToken,
+    environment: releaseEnvironment,
+    failuresPerMinute: authFailuresPerMinute,
+  });
   const store = telemetryStore ?? new TelemetryStore(db, ROUTE_OWNERS, { log: logger });
   const app = express();
   app.disable('x-powered-by');
@@ -77,12 +85,13 @@ export function createApp({
   // Before every route: a mutating request from another site, or without the token, never reaches a handler.
   app.use(originCheck({ allowedOrigins }));
   // Before the XSRF check: a beacon cannot send its header (see telemetryRoutes).
-  app.use(telemetryRoutes(db, { store, batchesPerMinute: telemetryBatchesPerMinute, operatorToken }));
-  // Releases before the XSRF check too: their writes carry the operator token in an Authorization
+  app.use(telemetryRoutes(db, { store, batchesPerMinute: telemetryBatchesPerMinute, access }));
+  // Releases and access before the XSRF check too: their writes carry a token in an Authorization
   // header, which a browser never adds by itself, so they cannot be forged cross-site (no CORS
   // grant lets another page set it), and the release tool has no XSRF cookie to echo. The origin
   // check above still refuses any cross-site browser request that tries.
-  app.use(releaseRoutes(db, { operatorToken, environment: releaseEnvironment, cookieSecure, now: releaseNow }));
+  app.use(releaseRoutes({ access, cookieSecure, now: releaseNow }));
+  app.use(accessRoutes(access));
   app.use(xsrfProtection({ cookieSecure }));
   app.use(healthRoutes(db, lifecycle));
   app.use(signUpRoutes(db, { idempotencyKeyTtlHours, signUpsPerMinute }));

@@ -16,6 +16,7 @@ describe('readConfig', () => {
       shutdownGraceMs: 10_000,
       telemetryBatchesPerMinute: 60,
       telemetryRetentionDays: 30,
+      authFailuresPerMinute: 30,
       operatorToken: undefined,
       releaseEnvironment: 'production',
     });
@@ -39,6 +40,7 @@ describe('readConfig', () => {
         TRUSTED_PROXIES: 'host, 10.0.0.0/8, 192.0.2.7, fd00::/8, Proxy.internal',
         TELEMETRY_BATCHES_PER_MINUTE: '0',
         TELEMETRY_RETENTION_DAYS: '7',
+        AUTH_FAILURES_PER_MINUTE: '5',
         OPERATOR_TOKEN: 'o'.repeat(32),
         RELEASE_ENVIRONMENT: 'staging',
       }),
@@ -55,6 +57,7 @@ describe('readConfig', () => {
       shutdownGraceMs: 5000,
       telemetryBatchesPerMinute: 0,
       telemetryRetentionDays: 7,
+      authFailuresPerMinute: 5,
       operatorToken: 'o'.repeat(32),
       releaseEnvironment: 'staging',
     });

@@ -33,6 +33,8 @@ export interface ApiConfig {
   readonly telemetryBatchesPerMinute: number;
   /** Stored telemetry older than this many days is purged. */
   readonly telemetryRetentionDays: number;
+  /** Failed authentications one client may make per minute before all its requests get 429; 0 turns the limit off. */
+  readonly authFailuresPerMinute: number;
   /**
    * The teams' secret, sent as a bearer token by the release tool and the telemetry report; unset:
    * release writes answer 503 and the report refuses everyone.
@@ -154,6 +156,7 @@ export function readConfig(env: Readonly<Record<string, string | undefined>>): A
       1_000_000,
     ),
     telemetryRetentionDays: parseInteger('TELEMETRY_RETENTION_DAYS', env.TELEMETRY_RETENTION_DAYS, 30, 1, 3650),
+    authFailuresPerMinute: parseInteger('AUTH_FAILURES_PER_MINUTE', env.AUTH_FAILURES_PER_MINUTE, 30, 0, 1_000_000),
     operatorToken: readOperatorToken(env),
     releaseEnvironment: parseEnvironment(env.RELEASE_ENVIRONMENT),
   };

@@ -4,13 +4,12 @@ import { readConfig } from './config';
 import { exitWithParent } from '../../tooling/process/exit-with-parent';
 import { purgeExpiredKeys } from './db/idempotency-store';
 import { openDatabase } from './db/open-database';
-import { warmUp } from './db/warm-up';
 import { ConnectionTracker } from './http/drain';
 import { Lifecycle } from './http/lifecycle';
 import { jsonLineLogger as log } from './http/logger';
 import { createApiServer } from './http/protocol-errors';
-import { purgeTelemetry, TelemetryStore } from './telemetry/telemetry-store';
-import { ROUTE_OWNERS } from './telemetry/vocabulary';
+import { warmUp } from './signups';
+import { purgeTelemetry, ROUTE_OWNERS, TelemetryStore } from './telemetry';
 
 const PURGE_EVERY_MS = 15 * 60_000;
 // Past the grace period, the database gets this long to close before the process exits anyway.
@@ -41,6 +40,7 @@ async function main(): Promise<void> {
     telemetryStore,
     telemetryBatchesPerMinute: config.telemetryBatchesPerMinute,
     operatorToken: config.operatorToken,
+    authFailuresPerMinute: config.authFailuresPerMinute,
     releaseEnvironment: config.releaseEnvironment,
   });
   const where =

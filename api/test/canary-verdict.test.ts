@@ -43,7 +43,6 @@ const act = async (action: string, extra: Record<string, unknown> = {}) =>
   call('POST', '/v1/releases/remotes/signup/actions', {
     action,
     expectedRevision: await revision(),
-    actor: 'test',
     reason: 'verdict test',
     ...extra,
   });
@@ -87,11 +86,20 @@ it('holds without enough sessions, then rolls a failing canary back by itself', 
       contractMajor: 1,
       files: 9,
       bytes: 9000,
-      actor: 'test',
       integrity: { 'remoteEntry.js': `sha384-${'E'.repeat(64)}` },
     });
   await act('release', { buildId: LIVE });
   await act('canary', { buildId: CANARY, percent: 20 });
+  // The verdict runs as the team's deployer token, and acts even on a locked remote.
+  const created = await call('POST', '/v1/access/tokens', {
+    remote: 'signup',
+    role: 'deployer',
+    name: 'signup verdict',
+    expiresInDays: 1,
+  });
+  const { token, id } = (await created.json()) as { token: string; id: string };
+  process.env.SG_RELEASE_TOKEN = token;
+  await call('POST', '/v1/releases/remotes/signup/lock', { reason: 'incident: canary under watch' });
   const log = jest.spyOn(console, 'log').mockImplementation(() => undefined);
   try {
     // No field data yet: the arms come from the pointer, and there is nothing to judge.
@@ -112,8 +120,13 @@ it('holds without enough sessions, then rolls a failing canary back by itself', 
   }
   const state = (await (await call('GET', '/v1/releases/remotes/signup')).json()) as {
     pointer: { live: string; canary: string | null };
-    history: Array<{ action: string; actor: string }>;
+    history: Array<{ action: string; actor: string; reason: string }>;
   };
   expect(state.pointer).toMatchObject({ live: LIVE, canary: null });
-  expect(state.history[0]).toMatchObject({ action: 'abort', actor: 'telemetry verdict' });
+  expect(state.history[0]).toMatchObject({ action: 'abort', actor: 'signup verdict' });
+  expect(state.history[0]?.reason).toMatch(/^canary verdict: /);
+  const audit = (await (await call('GET', '/v1/access/audit?remote=signup')).json()) as {
+    entries: Array<{ action: string; tokenId: string; reason: string }>;
+  };
+  expect(audit.entries[0]).toMatchObject({ action: 'abort', tokenId: id });
 });

@@ -163,7 +163,9 @@ describe('npm run release', () => {
     const history = await release('history', 'signup');
     expect(history.code).toBe(0);
     expect(history.out).toContain(`live ${buildId}`);
-    expect(history.out).toMatch(/1 +\S+ +release +[0-9a-f]{12} +tester +first/);
+    // The history names the token that acted (the operator's here), never $USER.
+    expect(history.out).toMatch(/1 +\S+ +release +[0-9a-f]{12} +operator +first/);
+    expect(history.out).not.toContain('tester');
   });
 
   it('two racing releases: one wins, the other is told someone else moved the pointer', async () => {
@@ -221,5 +223,52 @@ describe('npm run release', () => {
     expect(purged.sort()).toEqual([...earlier, versions[0], versions[1]].sort());
     const stored = readdirSync(path.join(work, 'store', 'signup')).sort();
     expect(stored).toEqual(versions.slice(2).sort());
+  });
+
+  it("a team's CI with its own token: named in history and audit, kept to its remote, refused while locked", async () => {
+    const created = await release('token', 'create', 'signup', '--role', 'deployer', '--name', 'signup CI', '--json');
+    expect(created.code).toBe(0);
+    const { token, id } = JSON.parse(created.out) as { token: string; id: string };
+    const asCi = (...argv: string[]) => runTool(argv, { env: { SG_RELEASE_TOKEN: token, CI: 'true' } });
+
+    const state = JSON.parse((await asCi('history', 'signup', '--json')).out) as {
+      pointer: { live: string };
+      builds: Array<{ buildId: string; purgedAt: string | null }>;
+    };
+    // Any kept build but the live one: a release that would change something.
+    const target = state.builds.find((build) => build.purgedAt === null && build.buildId !== state.pointer.live);
+    expect(target).toBeDefined();
+    const buildId = target?.buildId ?? '';
+    const other = await asCi('history', 'intro');
+    expect(other.code).toBe(1);
+    expect(other.err).toMatch(/is for signup: it cannot read releases for intro\. \(403 forbidden\)/);
+    expect((await asCi('token', 'list', 'signup')).code).toBe(1);
+
+    expect((await asCi('lock', 'signup', '--reason', 'incident 42')).code).toBe(0);
+    const refused = await asCi('release', 'signup', buildId);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toMatch(/signup is locked by signup CI since .*: incident 42/);
+    expect((await asCi('history', 'signup')).out).toMatch(/LOCKED by signup CI/);
+    expect((await asCi('unlock', 'signup', '--reason', 'resolved')).code).toBe(0);
+    expect((await asCi('release', 'signup', buildId, '--reason', 'from CI')).code).toBe(0);
+
+    const audit = await asCi('audit', 'signup', '--json');
+    const entries = JSON.parse(audit.out) as Array<{
+      action: string;
+      tokenName: string;
+      tokenId: string;
+      channel: string;
+    }>;
+    expect(entries.slice(0, 3).map((entry) => [entry.action, entry.tokenName, entry.tokenId, entry.channel])).toEqual([
+      ['release', 'signup CI', id, 'ci'],
+      ['unlock', 'signup CI', id, 'ci'],
+      ['lock', 'signup CI', id, 'ci'],
+    ]);
+    expect(entries.some((entry) => entry.action === 'token-create' && entry.tokenName === 'operator')).toBe(true);
+
+    expect((await release('token', 'revoke', id, '--reason', 'rotated')).code).toBe(0);
+    const revoked = await asCi('history', 'signup');
+    expect(revoked.code).toBe(1);
+    expect(revoked.err).toMatch(/401 unauthorized/);
   });
 });

@@ -43,7 +43,6 @@ export async function releaseNow(remote: string, buildId: string): Promise<void>
       action: 'release',
       buildId,
       expectedRevision: state.revision,
-      actor: 'e2e',
       reason: 'flip test',
     }),
   });

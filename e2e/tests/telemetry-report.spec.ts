@@ -78,6 +78,11 @@ test.describe('the telemetry report page', () => {
     await expect(charts).toHaveCount(5);
     await expect(charts.locator('canvas')).toHaveCount(5);
     for (const build of [CANARY, BASELINE]) await expect(charts.filter({ hasText: build })).toHaveCount(5);
+    // Each chart's text alternative: its figure, and each build's figures in words; the canvas is hidden.
+    const errorRate = charts.filter({ has: page.getByRole('heading', { name: 'Error rate' }) }).locator('figcaption');
+    await expect(errorRate).toContainText(/^Error rate over time\./);
+    await expect(errorRate).toContainText(new RegExp(`${CANARY}: data in \\d+ of \\d+ intervals, last [0-9.]+%`));
+    await expect(signup.locator('canvas[aria-hidden="true"]')).toHaveCount(5);
 
     // Drawn, not only present: every canvas has non-transparent pixels (axes, grid and the series).
     const drawn = await signup.locator('canvas').evaluateAll((canvases) =>

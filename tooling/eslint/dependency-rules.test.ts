@@ -69,6 +69,18 @@ const violations = [
     'test-only',
   ],
   [
+    'a domain of the API reaching into another’s internals',
+    'api/src/telemetry',
+    "import { parseToken } from '../../access/token-store';",
+    'only through its index.ts',
+  ],
+  [
+    'the API’s infrastructure importing a domain',
+    'api/src/http',
+    "import { releaseRoutes } from '../../releases';",
+    'infrastructure under every domain',
+  ],
+  [
     'shared’s shipped code importing the test card codes',
     'shared/src/validation',
     "import { VALID_TEST_CARD_CODES } from '../../testing/cards';",
@@ -121,6 +133,8 @@ const probes: Record<string, string> = {
   [join('host/src/services', PROBE, 'cycle-b.ts')]: "import { a } from './cycle-a';\nexport const b = () => a;\n",
   [join('host/src/features/remotes', PROBE, 'allowed.ts')]:
     "import { useHostServices } from '../../../shell/host-services';\nimport { RemoteLoadError } from '../../../services/remotes/remote-load-error';\nexport const allowed = [useHostServices, RemoteLoadError];\n",
+  [join('api/src/telemetry', PROBE, 'allowed.ts')]:
+    "import { authorize } from '../../access';\nimport { ApiError } from '../../http/api-error';\nexport const allowed = [authorize, ApiError];\n",
   [join('shared/src/validation', PROBE, 'allowed.test.ts')]:
     "import { createTestShell } from '@special-gift/shared/testing';\nimport { VALID_TEST_CARD_CODES } from '../../testing/cards';\nexport const allowed = [createTestShell, VALID_TEST_CARD_CODES];\n",
 };
@@ -180,6 +194,10 @@ describe('dependency rules (eslint.config.js)', () => {
 
   it('accepts the allowed direction: a feature using the shell and a service', () => {
     expect(messagesByFile.get(join('host/src/features/remotes', PROBE, 'allowed.ts'))).toEqual([]);
+  });
+
+  it('accepts an API domain using another through its index.ts, and the shared infrastructure', () => {
+    expect(messagesByFile.get(join('api/src/telemetry', PROBE, 'allowed.ts'))).toEqual([]);
   });
 
   it('accepts a test importing the test-only code', () => {

@@ -43,7 +43,7 @@ describe('ReleaseApi retries', () => {
 
   it('repeats registering a build and purging (the same request changes nothing twice)', async () => {
     const register = await api([502, 201]);
-    const build = { remote: 'signup', buildId: 'aaaaaaaaaaaa', contractMajor: 1, files: 1, bytes: 1, actor: 'ci' };
+    const build = { remote: 'signup', buildId: 'aaaaaaaaaaaa', contractMajor: 1, files: 1, bytes: 1 };
     await expect(register.client.registerBuild({ ...build, integrity: {} })).resolves.toEqual({ created: true });
     expect(register.requests).toHaveLength(2);
     const purge = await api([503, 200]);
@@ -53,9 +53,9 @@ describe('ReleaseApi retries', () => {
 
   it('never repeats a pointer action: a repeat of a compare-and-swap would be a conflict', async () => {
     const { client, requests } = await api([502, 200]);
-    await expect(
-      client.act('signup', { action: 'rollback', expectedRevision: 3, reason: 'x', actor: 'ci' }),
-    ).rejects.toThrow(Refusal);
+    await expect(client.act('signup', { action: 'rollback', expectedRevision: 3, reason: 'x' })).rejects.toThrow(
+      Refusal,
+    );
     expect(requests).toHaveLength(1);
   });
 

@@ -1,7 +1,12 @@
 import type {
+  AccessToken,
+  AuditEntry,
+  Channel,
+  CreatedAccessToken,
   PublishedBuild,
   ReleaseActionRequest,
   ReleaseHistoryEntry,
+  ReleaseLock,
   ReleasePointer,
 } from '@special-gift/shared/api';
 import { Refusal } from './integrity';
@@ -17,7 +22,13 @@ export interface RemoteState {
   readonly revision: number;
   readonly builds: Build[];
   readonly history: HistoryEntry[];
+  /** Set while the pointer is frozen (docs/access.md). */
+  readonly lock: ReleaseLock | null;
 }
+
+/** Where a change comes from, for the audit trail: `ci` when the environment says CI. */
+export const channelFrom = (env: Readonly<Record<string, string | undefined>>): Channel =>
+  env.CI && env.CI !== 'false' ? 'ci' : 'cli';
 
 /**
  * The pauses before the second and third attempt of a call that is safe to repeat, when the API
@@ -32,6 +43,7 @@ export class ReleaseApi {
     private readonly baseUrl: string,
     private readonly token: string,
     private readonly retryDelaysMs: readonly number[] = RETRY_DELAYS_MS,
+    private readonly channel: Channel = 'cli',
   ) {}
 
   /**
@@ -61,10 +73,11 @@ export class ReleaseApi {
   private async callOnce<T>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
     let response: Response;
     try {
-      response = await fetch(`${this.baseUrl.replace(/\/$/, '')}/v1/releases${path}`, {
+      response = await fetch(`${this.baseUrl.replace(/\/$/, '')}/v1${path}`, {
         method,
         headers: {
           authorization: `Bearer ${this.token}`,
+          'sg-channel': this.channel,
           ...(body === undefined ? {} : { 'content-type': 'application/json' }),
         },
         body: body === undefined ? undefined : JSON.stringify(body),
@@ -100,29 +113,68 @@ export class ReleaseApi {
     contractMajor: number;
     files: number;
     bytes: number;
-    actor: string;
     /** The SRI value of each file a browser may load, by path (sri.ts). */
     integrity: Readonly<Record<string, string>>;
   }): Promise<{ created: boolean }> {
-    const { status } = await this.call('POST', '/builds', build, { repeatable: true });
+    const { status } = await this.call('POST', '/releases/builds', build, { repeatable: true });
     return { created: status === 201 };
   }
 
   async remote(remote: string, limit = 50): Promise<RemoteState> {
-    return (await this.call<RemoteState>('GET', `/remotes/${remote}?limit=${limit}`, undefined, { repeatable: true }))
-      .body;
+    return (
+      await this.call<RemoteState>('GET', `/releases/remotes/${remote}?limit=${limit}`, undefined, { repeatable: true })
+    ).body;
   }
 
   async act(remote: string, request: ActionRequest): Promise<{ pointer: Pointer | null; revision: number }> {
     return (
-      await this.call<{ pointer: Pointer | null; revision: number }>('POST', `/remotes/${remote}/actions`, request)
+      await this.call<{ pointer: Pointer | null; revision: number }>(
+        'POST',
+        `/releases/remotes/${remote}/actions`,
+        request,
+      )
     ).body;
   }
 
   async purge(remote: string, buildIds: readonly string[]): Promise<string[]> {
     return (
-      await this.call<{ purged: string[] }>('POST', `/remotes/${remote}/purge`, { buildIds }, { repeatable: true })
+      await this.call<{ purged: string[] }>(
+        'POST',
+        `/releases/remotes/${remote}/purge`,
+        { buildIds },
+        { repeatable: true },
+      )
     ).body.purged;
+  }
+
+  /** Freezes (`lock`) or unfreezes (`unlock`) the remote's pointer. */
+  async setLock(remote: string, change: 'lock' | 'unlock', reason: string): Promise<{ lock: ReleaseLock | null }> {
+    return (await this.call<{ lock: ReleaseLock | null }>('POST', `/releases/remotes/${remote}/${change}`, { reason }))
+      .body;
+  }
+
+  async audit(remote: string, limit = 50): Promise<AuditEntry[]> {
+    const query = `/access/audit?remote=${remote}&limit=${limit}`;
+    return (await this.call<{ entries: AuditEntry[] }>('GET', query, undefined, { repeatable: true })).body.entries;
+  }
+
+  async createToken(request: {
+    remote: string;
+    role: string;
+    name: string;
+    expiresInDays: number;
+    reason: string;
+  }): Promise<CreatedAccessToken> {
+    return (await this.call<CreatedAccessToken>('POST', '/access/tokens', request)).body;
+  }
+
+  async tokens(remote: string): Promise<AccessToken[]> {
+    const path = `/access/tokens?remote=${remote}`;
+    return (await this.call<{ tokens: AccessToken[] }>('GET', path, undefined, { repeatable: true })).body.tokens;
+  }
+
+  async revokeToken(id: string, reason: string): Promise<AccessToken> {
+    return (await this.call<AccessToken>('POST', `/access/tokens/${id}/revoke`, { reason })).body;
   }
 }
 

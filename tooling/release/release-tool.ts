@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { REMOTES, type RemoteApp } from '../remotes';
-import { ReleaseApi, type ActionRequest, type RemoteState } from './api-client';
+import { channelFrom, ReleaseApi, type ActionRequest, type RemoteState } from './api-client';
 import { computeBuild } from './build-id';
 import { checkDist, Refusal } from './integrity';
 import { readOrCreateOperatorToken } from './operator-token';
@@ -25,9 +25,17 @@ export const USAGE = `Usage: npm run release -- <command> [options]
   detach <remote>                            no pointer: pages get the remote's own image build
   history <remote>                           the pointer and its history
   preview <remote> <buildId>                 how to see a build in your own browser only
+  lock <remote> --reason <text>              freeze the pointer: release, canary, promote, detach refused
+  unlock <remote> --reason <text>            unfreeze it
+  audit <remote>                             who changed what, when, from where, and why
+  token create <remote> --role <viewer|deployer|admin> --name <text> [--days <1-365>]
+                                             a token for one remote (printed once; admins only)
+  token list <remote>                        that remote's tokens (admins only)
+  token revoke <tokenId>                     revoke a token at once (admins only)
 
-Every command takes --reason <text> and --as <name> (default $USER).
-Environment: SG_RELEASE_API (http://127.0.0.1:3004), OPERATOR_TOKEN (else .data/operator-token),
+Every command takes --reason <text>. Changes are recorded under the token's name.
+Environment: SG_RELEASE_API (http://127.0.0.1:3004), SG_RELEASE_TOKEN (a token scoped to the remote;
+else OPERATOR_TOKEN, else .data/operator-token), CI (set: the audit trail says "ci", else "cli"),
 SG_BUILD_STORE (.data/builds, or s3://bucket/prefix with the AWS SDK's
 settings: AWS_ENDPOINT_URL_S3, AWS_REGION, credentials), SG_HOST_URL (http://localhost:3000).
 Exit codes: 0 done, 1 refused (the reason on stderr), 2 usage.`;
@@ -47,7 +55,7 @@ interface ParsedArgs {
   readonly json: boolean;
 }
 
-const VALUE_FLAGS = new Set(['dist', 'reason', 'as', 'percent', 'to']);
+const VALUE_FLAGS = new Set(['dist', 'reason', 'percent', 'to', 'role', 'name', 'days']);
 const BUILD_ID = /^[0-9a-f]{12}$/;
 
 function parseArgs(argv: readonly string[]): ParsedArgs {
@@ -135,18 +143,19 @@ async function run(args: ParsedArgs, context: ToolContext): Promise<number> {
     out(USAGE);
     return args.command === '' ? 2 : 0;
   }
-  const token = env.OPERATOR_TOKEN || readOrCreateOperatorToken(context.repoRoot);
-  const api = new ReleaseApi(env.SG_RELEASE_API || 'http://127.0.0.1:3004', token);
+  // A team's CI holds a token scoped to its remote; the operator's is the local default.
+  const token = env.SG_RELEASE_TOKEN || env.OPERATOR_TOKEN || readOrCreateOperatorToken(context.repoRoot);
+  const api = new ReleaseApi(env.SG_RELEASE_API || 'http://127.0.0.1:3004', token, undefined, channelFrom(env));
   const hostUrl = env.SG_HOST_URL || 'http://localhost:3000';
-  const actor = args.flags.get('as') || env.USER || 'unknown';
   const reason = args.flags.get('reason') ?? '';
+  if (args.command === 'token') return tokenCommand(args, api, out, reason);
   const remote = remoteNamed(args.positional[0]);
 
-  const act = async (request: Omit<ActionRequest, 'expectedRevision' | 'actor' | 'reason'>, state?: RemoteState) => {
+  const act = async (request: Omit<ActionRequest, 'expectedRevision' | 'reason'>, state?: RemoteState) => {
     // The revision read here is the one the API compares: if someone else moves the pointer in
     // between, this action is refused (409) rather than silently undoing theirs.
     const expectedRevision = (state ?? (await api.remote(remote.name))).revision;
-    const result = await api.act(remote.name, { ...request, expectedRevision, actor, reason });
+    const result = await api.act(remote.name, { ...request, expectedRevision, reason });
     const pointer = result.pointer;
     if (args.json) out(JSON.stringify({ remote: remote.name, ...result }));
     else if (pointer === null) out(`${remote.name}: detached (revision ${result.revision}): pages get its image build`);
@@ -175,7 +184,7 @@ async function run(args: ParsedArgs, context: ToolContext): Promise<number> {
   switch (args.command) {
     case 'publish': {
       expectArgs(args, 1);
-      return publish(remote, args, context, api, actor);
+      return publish(remote, args, context, api);
     }
     case 'release':
     case 'canary': {
@@ -210,6 +219,7 @@ async function run(args: ParsedArgs, context: ToolContext): Promise<number> {
         return 0;
       }
       const pointer = state.pointer;
+      if (state.lock) out(`LOCKED by ${state.lock.lockedBy} since ${state.lock.lockedAt}: ${state.lock.reason}`);
       out(
         pointer === null
           ? `${remote.name}: no pointer (pages get its image build); revision ${state.revision}`
@@ -240,9 +250,37 @@ async function run(args: ParsedArgs, context: ToolContext): Promise<number> {
       const page = `${hostUrl.replace(/\/$/, '')}/api/v1/releases/preview`;
       out(`To see ${remote.name} build ${buildId} in your own browser only (8 hours, or until you stop it):`);
       out(`  1. open ${page}`);
-      out(`  2. enter remote "${remote.name}", build id "${buildId}" and the operator token`);
-      out(`     (OPERATOR_TOKEN, or the file .data/operator-token of the machine running the API)`);
+      out(`  2. enter remote "${remote.name}", build id "${buildId}" and a deployer token of ${remote.name}`);
+      out(`     (SG_RELEASE_TOKEN; or the operator's: OPERATOR_TOKEN, .data/operator-token)`);
       out('  3. open the site in that browser; "Stop preview" on the same page ends it.');
+      return 0;
+    }
+    case 'lock':
+    case 'unlock': {
+      expectArgs(args, 1);
+      if (reason.trim() === '') throw new UsageError(`${args.command} needs --reason <text>`);
+      const { lock } = await api.setLock(remote.name, args.command, reason);
+      if (args.json) out(JSON.stringify({ remote: remote.name, lock }));
+      else out(lock ? `${remote.name}: locked (${lock.reason})` : `${remote.name}: unlocked`);
+      return 0;
+    }
+    case 'audit': {
+      expectArgs(args, 1);
+      const entries = await api.audit(remote.name);
+      if (args.json) {
+        out(JSON.stringify(entries));
+        return 0;
+      }
+      const rows = entries.map((entry) => [
+        entry.at,
+        entry.action,
+        `${entry.tokenName} (${entry.tokenId})`,
+        entry.channel,
+        entry.fromState ?? '',
+        entry.toState ?? '',
+        entry.reason,
+      ]);
+      for (const line of formatTable([['at', 'action', 'by', 'via', 'from', 'to', 'reason'], ...rows])) out(line);
       return 0;
     }
     default:
@@ -250,13 +288,59 @@ async function run(args: ParsedArgs, context: ToolContext): Promise<number> {
   }
 }
 
-async function publish(
-  remote: RemoteApp,
-  args: ParsedArgs,
-  context: ToolContext,
-  api: ReleaseApi,
-  actor: string,
-): Promise<number> {
+/** `token create|list|revoke`: an admin's (the operator's, or an admin token of the remote). */
+async function tokenCommand(args: ParsedArgs, api: ReleaseApi, out: (line: string) => void, reason: string) {
+  const [sub, target] = args.positional;
+  expectArgs(args, 2);
+  switch (sub) {
+    case 'create': {
+      const remote = remoteNamed(target);
+      const role = args.flags.get('role') ?? '';
+      const name = args.flags.get('name') ?? '';
+      const days = args.flags.get('days') ?? '90';
+      if (!['viewer', 'deployer', 'admin'].includes(role))
+        throw new UsageError('token create needs --role viewer|deployer|admin');
+      if (name.trim() === '') throw new UsageError('token create needs --name <text>');
+      if (!/^[0-9]{1,3}$/.test(days) || Number(days) < 1 || Number(days) > 365)
+        throw new UsageError('--days must be from 1 to 365');
+      const created = await api.createToken({ remote: remote.name, role, name, expiresInDays: Number(days), reason });
+      if (args.json) out(JSON.stringify(created));
+      else {
+        out(
+          `${created.role} token "${created.name}" for ${created.remote} (${created.environment}), id ${created.id},`,
+        );
+        out(`valid until ${created.expiresAt}. It is shown only now; store it as your CI's SG_RELEASE_TOKEN:`);
+        out(created.token);
+      }
+      return 0;
+    }
+    case 'list': {
+      const tokens = await api.tokens(remoteNamed(target).name);
+      if (args.json) out(JSON.stringify(tokens));
+      else
+        for (const line of formatTable([
+          ['id', 'name', 'role', 'expires', 'revoked', 'created by'],
+          ...tokens.map((t) => [t.id, t.name, t.role, t.expiresAt, t.revokedAt ?? '', t.createdBy]),
+        ]))
+          out(line);
+      return 0;
+    }
+    case 'revoke': {
+      if (target === undefined || !/^[0-9a-f]{24}$/.test(target)) throw new UsageError('token revoke needs a token id');
+      const revoked = await api.revokeToken(target, reason);
+      out(
+        args.json
+          ? JSON.stringify(revoked)
+          : `token "${revoked.name}" (${revoked.id}) revoked at ${revoked.revokedAt ?? ''}`,
+      );
+      return 0;
+    }
+    default:
+      throw new UsageError('token needs create, list or revoke');
+  }
+}
+
+async function publish(remote: RemoteApp, args: ParsedArgs, context: ToolContext, api: ReleaseApi): Promise<number> {
   const dist = path.resolve(args.flags.get('dist') ?? path.join(context.repoRoot, remote.dir, 'dist'));
   const { contractMajor } = checkDist(dist);
   const content = computeBuild(dist);
@@ -276,7 +360,6 @@ async function publish(
     contractMajor,
     files: content.files.length,
     bytes: content.bytes,
-    actor,
     integrity,
   });
   let purged: string[] = [];

@@ -14,9 +14,10 @@ describe('the telemetry CLI', () => {
     expect(() => parseArgs(['report', '--window'])).toThrow(/--window needs a value/);
   });
 
-  it("reads the token from OPERATOR_TOKEN, else this checkout's .data/operator-token", () => {
+  it("reads the team's SG_RELEASE_TOKEN, else OPERATOR_TOKEN, else this checkout's .data/operator-token", () => {
     const root = mkdtempSync(join(tmpdir(), 'telemetry-cli-'));
     try {
+      expect(readToken({ SG_RELEASE_TOKEN: 'team', OPERATOR_TOKEN: 'from-env' }, root)).toBe('team');
       expect(readToken({ OPERATOR_TOKEN: 'from-env' }, root)).toBe('from-env');
       mkdirSync(join(root, '.data'));
       writeFileSync(join(root, '.data', 'operator-token'), 'from-file\n');

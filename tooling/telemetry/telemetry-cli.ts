@@ -4,8 +4,9 @@
  * promote, hold or roll back, with the figures (rule: shared/src/telemetry/verdict.ts, docs/telemetry.md).
  * Without the builds, the remote's release pointer names them (its canary, its live build). With
  * `--act yes`, a roll back verdict aborts the canary at once (everyone back on the live build).
- * Reads the API at SG_RELEASE_API (default http://127.0.0.1:3004) with the operator token from
- * OPERATOR_TOKEN or the file .data/operator-token. Exit code: 0, or 1 for an error; `verdict` exits
+ * Reads the API at SG_RELEASE_API (default http://127.0.0.1:3004) with the token from
+ * SG_RELEASE_TOKEN (a viewer of the remote reads, a deployer acts), else OPERATOR_TOKEN or the file
+ * .data/operator-token. Exit code: 0, or 1 for an error; `verdict` exits
  * 0 for promote, 2 for hold and 3 for roll back, so a pipeline can act on it.
  */
 import {
@@ -17,7 +18,7 @@ import {
   type ReportWindow,
   type TelemetryReport,
 } from '@special-gift/shared/telemetry';
-import { ReleaseApi } from '../release/api-client';
+import { channelFrom, ReleaseApi } from '../release/api-client';
 import { readOrCreateOperatorToken } from '../release/operator-token';
 import { REPO_ROOT } from '../serve/local-topology';
 
@@ -25,9 +26,9 @@ const USAGE = `Usage:
   npm run telemetry -- report [--window 1h|1d] [--remote <remote>]
   npm run telemetry -- verdict <remote> [--canary <buildId> --baseline <buildId>] [--window 1h|1d] [--act yes]`;
 
-/** The operator token: OPERATOR_TOKEN, else this checkout's (the one `npm run up` gives the API). */
+/** The team's scoped token (SG_RELEASE_TOKEN), else the operator's: OPERATOR_TOKEN, else this checkout's (the one `npm run up` gives the API). */
 export const readToken = (env: NodeJS.ProcessEnv, root = REPO_ROOT): string =>
-  env.OPERATOR_TOKEN || readOrCreateOperatorToken(root);
+  env.SG_RELEASE_TOKEN || env.OPERATOR_TOKEN || readOrCreateOperatorToken(root);
 
 const apiBase = () => (process.env.SG_RELEASE_API ?? 'http://127.0.0.1:3004').replace(/\/$/, '');
 
@@ -128,7 +129,7 @@ export async function main(args: readonly string[]): Promise<number> {
   if (command === 'verdict') {
     const [remote] = positional;
     if (!remote) throw new Error(USAGE);
-    const releases = new ReleaseApi(apiBase(), readToken(process.env));
+    const releases = new ReleaseApi(apiBase(), readToken(process.env), undefined, channelFrom(process.env));
     let { canary, baseline } = options;
     if (!canary || !baseline) {
       // The arms of the canary under way: the pointer's canary against its live build.
@@ -175,8 +176,8 @@ export async function main(args: readonly string[]): Promise<number> {
       await releases.act(remote, {
         action: 'abort',
         expectedRevision: state.revision,
-        actor: 'telemetry verdict',
-        reason: verdict.reasons.join('; ').slice(0, 500),
+        // Recorded under the token this runs with; a lock does not stop an abort.
+        reason: `canary verdict: ${verdict.reasons.join('; ')}`.slice(0, 500),
       });
       console.log(`Aborted ${remote}'s canary ${canary}: every visitor is back on ${baseline}.`);
     }

@@ -154,6 +154,64 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE release_builds ADD COLUMN integrity jsonb NULL;
     `,
   },
+  {
+    version: 7,
+    sql: `
+      -- Scoped credentials (docs/access.md): a token acts on one remote of one environment with one
+      -- role. Only the SHA-256 of its secret is kept; the token itself is shown once, at creation.
+      CREATE TABLE access_tokens (
+        id text PRIMARY KEY CHECK (id ~ '^[0-9a-f]{24}$'),
+        name text NOT NULL,
+        remote text NOT NULL CHECK (remote ~ '^[a-z][a-z0-9-]{0,31}$'),
+        environment text NOT NULL,
+        role text NOT NULL CHECK (role IN ('viewer', 'deployer', 'admin')),
+        secret_hash text NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        created_by text NOT NULL,
+        expires_at timestamptz NOT NULL,
+        -- Set once: a revoked token never works again, on any replica (every request reads this row).
+        revoked_at timestamptz NULL
+      );
+      CREATE INDEX access_tokens_scope ON access_tokens (environment, remote);
+      -- Who changed what: one row per change, written in the change's own transaction, with the
+      -- acting token's id and name as the API authenticated it. Never updated nor deleted: the
+      -- triggers below refuse it whatever the client.
+      CREATE TABLE audit_trail (
+        id bigserial PRIMARY KEY,
+        at timestamptz NOT NULL DEFAULT now(),
+        environment text NOT NULL,
+        remote text NOT NULL,
+        action text NOT NULL CHECK (action IN ('publish', 'purge', 'release', 'canary', 'promote', 'abort',
+          'rollback', 'detach', 'preview', 'lock', 'unlock', 'token-create', 'token-revoke')),
+        token_id text NOT NULL,
+        token_name text NOT NULL,
+        channel text NOT NULL CHECK (channel IN ('console', 'cli', 'ci')),
+        from_state text NULL,
+        to_state text NULL,
+        reason text NOT NULL DEFAULT ''
+      );
+      CREATE INDEX audit_trail_scope ON audit_trail (environment, remote, id);
+      CREATE FUNCTION audit_trail_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        RAISE EXCEPTION 'the audit trail is append-only';
+      END;
+      $$;
+      CREATE TRIGGER audit_trail_append_only BEFORE UPDATE OR DELETE ON audit_trail
+        FOR EACH ROW EXECUTE FUNCTION audit_trail_append_only();
+      CREATE TRIGGER audit_trail_no_truncate BEFORE TRUNCATE ON audit_trail
+        FOR EACH STATEMENT EXECUTE FUNCTION audit_trail_append_only();
+      -- A frozen pointer (docs/access.md, locks): release, canary, promote and detach are refused
+      -- while the row exists; abort and rollback (the incident's way back) still work.
+      CREATE TABLE release_locks (
+        environment text NOT NULL,
+        remote text NOT NULL,
+        reason text NOT NULL,
+        locked_by text NOT NULL,
+        locked_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (environment, remote)
+      );
+    `,
+  },
 ];
 
 /** Any fixed 64-bit number, the same in every replica: the advisory lock that serialises migrations. */

@@ -7,7 +7,7 @@ import { MIGRATIONS, migrate } from './migrate';
 import { openDatabase } from './open-database';
 import { openPgliteDatabase } from './pglite-database';
 import { openPostgresDatabase } from './postgres-database';
-import { findSignUpById, findSignUpForReader, insertSignUp } from './sign-up-repository';
+import { findSignUpById, findSignUpForReader, insertSignUp } from '../signups/store';
 import type * as NativePglite from '../../test/support/native-pglite';
 
 jest.mock('@electric-sql/pglite', () =>

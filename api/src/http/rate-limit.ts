@@ -6,9 +6,14 @@ import { sendError, ApiError } from './api-error';
  * At most `perMinute` requests a minute per client (IP address; an IPv6 client by its /56), in
  * this process: 429 `rate_limited`, with `Retry-After` (seconds) and `message`, past that.
  */
-function perClientLimit(perMinute: number, message: string): RequestHandler {
+function perClientLimit(
+  perMinute: number,
+  message: string,
+  counted?: (res: { statusCode: number }) => boolean,
+): RequestHandler {
   if (perMinute === 0) return (_req, _res, next) => next();
   return rateLimit({
+    ...(counted ? { skipSuccessfulRequests: true, requestWasSuccessful: (_req, res) => !counted(res) } : {}),
     windowMs: 60_000,
     limit: perMinute,
     standardHeaders: 'draft-6',
@@ -38,3 +43,15 @@ export const signUpRateLimit = ({ perMinute }: { readonly perMinute: number }): 
  */
 export const telemetryRateLimit = ({ perMinute }: { readonly perMinute: number }): RequestHandler =>
   perClientLimit(perMinute, 'Too many telemetry batches from this address; wait a minute.');
+
+/**
+ * Failed authentications per client (401s only: a request in flight counts until it answers
+ * otherwise). Past the limit every request of the client gets 429, so guessing tokens costs a
+ * minute per batch; a token's 256 random bits make guessing hopeless anyway, this bounds the load.
+ */
+export const authFailureRateLimit = ({ perMinute }: { readonly perMinute: number }): RequestHandler =>
+  perClientLimit(
+    perMinute,
+    'Too many failed authentications from this address. Wait for the time in Retry-After, then try again.',
+    (res) => res.statusCode === 401,
+  );

@@ -42,6 +42,9 @@ export const API_ERROR_CODES = [
   'build_conflict',
   'release_conflict',
   'release_refused',
+  // Scoped credentials and locks (docs/access.md).
+  'forbidden',
+  'remote_locked',
 ] as const;
 export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
 
@@ -98,10 +101,23 @@ export const EVERY_PROPERTY_LISTED: [
   : never = true;
 
 export {
+  AUDIT_ACTIONS,
+  CHANNELS,
+  ROLES,
+  type AccessToken,
+  type AuditAction,
+  type AuditEntry,
+  type Channel,
+  type CreatedAccessToken,
+  type Role,
+} from './access';
+
+export {
   RELEASE_ACTIONS,
   type PublishedBuild,
   type ReleaseAction,
   type ReleaseActionRequest,
   type ReleaseHistoryEntry,
   type ReleasePointer,
+  type ReleaseLock,
 } from './releases';

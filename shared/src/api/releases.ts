@@ -27,7 +27,7 @@ export interface ReleasePointer {
   readonly updatedAt: string;
 }
 
-/** One move of a pointer, with who and why. */
+/** One move of a pointer, with who (the acting token's name, as the API authenticated it) and why. */
 export interface ReleaseHistoryEntry {
   readonly revision: number;
   readonly action: ReleaseAction;
@@ -46,6 +46,12 @@ export interface ReleaseActionRequest {
   readonly buildId?: string;
   readonly percent?: number;
   readonly expectedRevision: number;
-  readonly actor: string;
   readonly reason: string;
+}
+
+/** A frozen pointer: release, canary, promote and detach are refused while it holds (docs/access.md). */
+export interface ReleaseLock {
+  readonly reason: string;
+  readonly lockedBy: string;
+  readonly lockedAt: string;
 }

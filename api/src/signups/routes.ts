@@ -2,7 +2,7 @@ import { validateSignUp, type SignUp, type SignUpErrors } from '@special-gift/sh
 import { Router, type RequestHandler, type Response } from 'express';
 import type { Database, Queryable } from '../db/database';
 import { answerOnce, type IdempotentOutcome, type StoredAnswer } from '../db/idempotency-store';
-import { addReadTokenHash, findSignUpForReader, insertSignUp } from '../db/sign-up-repository';
+import { addReadTokenHash, findSignUpForReader, insertSignUp } from './store';
 import { ApiError, errorBody } from '../http/api-error';
 import { IDEMPOTENCY_KEY_HEADER, readIdempotencyKey } from '../http/idempotency-key';
 import { isJsonObject, parseJsonBody, requireJsonContentType } from '../http/json-body';

@@ -1,5 +1,5 @@
 import type { PublicSignUp } from '@special-gift/shared/api';
-import type { SignUpRecord } from '../db/sign-up-repository';
+import type { SignUpRecord } from './store';
 
 export function toPublicSignUp(record: SignUpRecord): PublicSignUp {
   return {

@@ -1,20 +1,20 @@
 import { REPORT_WINDOWS, validateTelemetryBatch, type ReportWindow } from '@special-gift/shared/telemetry';
 import { Router, type RequestHandler } from 'express';
+import { authorize, principalOf, REPORT_OFF, type Access } from '../access';
 import type { Database } from '../db/database';
 import { ApiError } from '../http/api-error';
 import { parseJsonBody, requireBodyType } from '../http/json-body';
 import { methodNotAllowed } from '../http/method-not-allowed';
-import { REPORT_OFF, requireOperator } from '../http/operator-auth';
 import { telemetryRateLimit } from '../http/rate-limit';
-import { loadReportAssets } from '../telemetry/report-assets';
-import { buildReport } from '../telemetry/report-query';
-import type { TelemetryStore } from '../telemetry/telemetry-store';
-import { TELEMETRY_VOCABULARY } from '../telemetry/vocabulary';
+import { loadReportAssets } from './report-assets';
+import { buildReport } from './report-query';
+import type { TelemetryStore } from './telemetry-store';
+import { TELEMETRY_VOCABULARY } from './vocabulary';
 
 export interface TelemetryRouteOptions {
   readonly store: TelemetryStore;
   readonly batchesPerMinute: number;
-  readonly operatorToken: string | undefined;
+  readonly access: Access;
 }
 
 function collect(store: TelemetryStore): RequestHandler {
@@ -42,10 +42,12 @@ function report(db: Database): RequestHandler {
     if (typeof window !== 'string' || !(REPORT_WINDOWS as readonly string[]).includes(window)) {
       throw new ApiError(400, 'bad_request', `window must be one of ${REPORT_WINDOWS.join(', ')}.`);
     }
-    const remote = req.query.remote;
+    // A team's token reads its own remote, named or not; the whole report is the operator's.
+    const remote = req.query.remote ?? principalOf(res).remote ?? undefined;
     if (remote !== undefined && (typeof remote !== 'string' || !TELEMETRY_VOCABULARY.remotes.includes(remote))) {
       throw new ApiError(400, 'bad_request', `remote must be one of ${TELEMETRY_VOCABULARY.remotes.join(', ')}.`);
     }
+    authorize(res, remote ?? null, 'viewer', 'read field data');
     res.json(await buildReport(db, { window: window as ReportWindow, remote }));
   };
 }
@@ -91,15 +93,16 @@ function asset(type: string, pick: (assets: { js: string; css: string }) => stri
 }
 
 /**
- * `POST /v1/telemetry` (the browser's beacon), the operators' report as JSON and as a page. Mounted
+ * `POST /v1/telemetry` (the browser's beacon), the report as JSON (a remote's tokens read its own,
+ * the operator all) and as a page. Mounted
  * before the XSRF check, after the origin check: `navigator.sendBeacon` cannot set a header, so a
  * beacon can never carry the XSRF token. That is safe here: a batch changes nothing but counters
  * and reads nothing back, so a forged one could only add noise, which the strict format, the rate
  * limit and the origin check (a browser's cross-site beacon is refused) bound.
  */
-export function telemetryRoutes(db: Database, { store, batchesPerMinute, operatorToken }: TelemetryRouteOptions) {
+export function telemetryRoutes(db: Database, { store, batchesPerMinute, access }: TelemetryRouteOptions) {
   const router = Router();
-  const operator = requireOperator(operatorToken, REPORT_OFF);
+  const operator = access.authenticate(REPORT_OFF);
   router
     .route('/v1/telemetry')
     .post(
@@ -111,7 +114,7 @@ export function telemetryRoutes(db: Database, { store, batchesPerMinute, operato
     .all(methodNotAllowed(['POST']));
   router
     .route('/v1/telemetry/report')
-    .get(operator, report(db))
+    .get(...operator, report(db))
     .all(methodNotAllowed(['GET', 'HEAD']));
   router
     .route('/v1/telemetry/report.html')

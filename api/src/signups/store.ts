@@ -1,6 +1,6 @@
 import type { SignUp } from '@special-gift/shared/validation';
-import type { Queryable } from './database';
-import { toIsoTimestamp } from './timestamp';
+import { columns } from '../db/columns';
+import type { Queryable } from '../db/database';
 
 /** A stored sign-up. */
 export interface SignUpRecord {
@@ -14,58 +14,38 @@ export interface SignUpRecord {
   readonly createdAt: string;
 }
 
-interface SignUpRow {
-  id: string;
-  first_name: string;
-  last_name: string;
-  email: string;
-  phone: string | null;
-  card_code: string;
-  created_at: unknown;
-}
-
-const COLUMNS = 'id, first_name, last_name, email, phone, card_code, created_at';
-
-function toRecord(row: SignUpRow): SignUpRecord {
-  return {
-    id: row.id,
-    firstName: row.first_name,
-    lastName: row.last_name,
-    email: row.email,
-    phone: row.phone,
-    cardCode: row.card_code,
-    createdAt: toIsoTimestamp(row.created_at),
-  };
-}
+const SIGN_UP = columns<SignUpRecord>(['id', 'first_name', 'last_name', 'email', 'phone', 'card_code', 'created_at'], {
+  created_at: 'time',
+});
 
 /**
  * Stores a sign-up; `null` when its card code is already registered. ON CONFLICT, not a caught
  * unique violation, so a taken card leaves the surrounding transaction usable. When two
  * transactions insert the same card at once, PostgreSQL makes the second wait for the first: if
  * it commits, the second one conflicts (`null`); if it rolls back, the second one inserts.
- * `readTokenHash`: see routes/read-token.ts.
+ * `readTokenHash`: see read-token.ts.
  */
 export async function insertSignUp(
   db: Queryable,
   signUp: SignUp,
   readTokenHash: string | null = null,
 ): Promise<SignUpRecord | null> {
-  const result = await db.query<SignUpRow>(
+  const result = await db.query<object>(
     `INSERT INTO sign_ups (first_name, last_name, email, phone, card_code, read_token_hash, read_token_hashes)
      VALUES ($1, $2, $3, $4, $5, $6::text, CASE WHEN $6::text IS NULL THEN '{}'::text[] ELSE ARRAY[$6::text] END)
      ON CONFLICT (card_code) DO NOTHING
-     RETURNING ${COLUMNS}`,
+     RETURNING ${SIGN_UP.list}`,
     [signUp.firstName, signUp.lastName, signUp.email, signUp.phone ?? null, signUp.cardCode, readTokenHash],
   );
   const row = result.rows[0];
-  return row ? toRecord(row) : null;
+  return row ? SIGN_UP.read(row) : null;
 }
 
 /** `id` must be a UUID (the column type); check it before calling. */
 export async function findSignUpById(db: Queryable, id: string): Promise<SignUpRecord | null> {
-  const result = await db.query<SignUpRow>(`SELECT ${COLUMNS} FROM sign_ups WHERE id = $1`, [id]);
+  const result = await db.query<object>(`SELECT ${SIGN_UP.list} FROM sign_ups WHERE id = $1`, [id]);
   const row = result.rows[0];
-  return row ? toRecord(row) : null;
+  return row ? SIGN_UP.read(row) : null;
 }
 
 /** How many read tokens of one sign-up stay valid: the most recent ones. */
@@ -91,10 +71,10 @@ export async function findSignUpForReader(
   readTokenHash: string,
 ): Promise<SignUpRecord | null> {
   // read_token_hash: a sign-up made by a replica of the previous release during a rolling update.
-  const result = await db.query<SignUpRow>(
-    `SELECT ${COLUMNS} FROM sign_ups WHERE id = $1 AND ($2 = ANY(read_token_hashes) OR read_token_hash = $2)`,
+  const result = await db.query<object>(
+    `SELECT ${SIGN_UP.list} FROM sign_ups WHERE id = $1 AND ($2 = ANY(read_token_hashes) OR read_token_hash = $2)`,
     [id, readTokenHash],
   );
   const row = result.rows[0];
-  return row ? toRecord(row) : null;
+  return row ? SIGN_UP.read(row) : null;
 }

@@ -1,6 +1,6 @@
-import type { Database } from './database';
-import { answerOnceIn } from './idempotency-store';
-import { findSignUpForReader, insertSignUp } from './sign-up-repository';
+import type { Database } from '../db/database';
+import { answerOnceIn } from '../db/idempotency-store';
+import { findSignUpForReader, insertSignUp } from './store';
 
 class RolledBack extends Error {}
 

@@ -17,7 +17,7 @@ Everyone else keeps the live build.</p>
 <form id="preview-form">
 <p><label>Remote <input name="remote" required pattern="[a-z][a-z0-9-]{0,31}" autocomplete="off"></label></p>
 <p><label>Build id <input name="buildId" required pattern="[0-9a-f]{12}" autocomplete="off"></label></p>
-<p><label>Operator token <input name="token" type="password" required autocomplete="off"></label></p>
+<p><label>Token (a deployer's, or the operator's) <input name="token" type="password" required autocomplete="off"></label></p>
 <p><button type="submit">Start preview</button> <button type="button" id="stop-preview">Stop preview</button></p>
 </form>
 <p id="preview-result" role="status"></p>

@@ -6,9 +6,12 @@ import { createApp } from '../app';
 import type { Database } from '../db/database';
 import { openDatabase } from '../db/open-database';
 import { createApiServer } from '../http/protocol-errors';
-import { applyAction, previousLiveBuild, purgeBuilds, registerBuild } from '../db/release-repository';
-import { previewKey, signPreview } from '../http/operator-auth';
-import { POINTER_MEMO_MS, servedForBucket, sgBuildsHeader } from './releases';
+import { applyAction, previousLiveBuild } from './action-store';
+import { purgeBuilds, registerBuild } from './build-store';
+import { signPreview, verifyPreview } from './preview-cookie';
+import { POINTER_MEMO_MS, servedForBucket, sgBuildsHeader } from './snapshot';
+
+const CHANGE = { actor: { tokenId: 'operator', tokenName: 't', channel: 'cli' }, environment: 'production' } as const;
 
 const buildsForBucket = (rows: Parameters<typeof servedForBucket>[0], bucket: number) =>
   servedForBucket(rows, bucket).builds;
@@ -186,7 +189,6 @@ describe.each(testEngines())('releases on %s', (engine) => {
       { remote: 'intro', buildId: 'xyz', contractMajor: 1, files: 1, bytes: 1, actor: 'a' },
       { remote: 'intro', buildId: freshBuildId(), contractMajor: -1, files: 1, bytes: 1, actor: 'a' },
       { remote: 'intro', buildId: freshBuildId(), contractMajor: 1, files: 0, bytes: 1, actor: 'a' },
-      { remote: 'intro', buildId: freshBuildId(), contractMajor: 1, files: 1, bytes: 1, actor: '' },
     ];
     for (const body of bad) expect((await post('/builds', body)).status).toBe(422);
     expect((await post('/remotes/intro/actions', { action: 'fly', expectedRevision: 0, actor: 'a' })).status).toBe(422);
@@ -323,7 +325,7 @@ describe.each(testEngines())('releases on %s', (engine) => {
     expect(setCookie).toMatch(/Max-Age=28800/);
     expect(setCookie).toMatch(/Path=\//);
     const cookie = setCookie?.split(';')[0] ?? '';
-    expect(cookie).toMatch(new RegExp(`^sg_preview=${remote}\\.${candidate}\\.[0-9]+\\.[A-Za-z0-9_-]{43}$`));
+    expect(cookie).toMatch(new RegExp(`^sg_preview=${remote}\\.${candidate}\\.[0-9]+\\.operator\\.[A-Za-z0-9_-]{43}$`));
 
     const previewed = await snapshot('', { cookie });
     expect(previewed.body.builds[remote]).toBe(candidate);
@@ -333,13 +335,23 @@ describe.each(testEngines())('releases on %s', (engine) => {
     const [name = '', value = ''] = cookie.split('=');
     const forged = `${name}=${value.slice(0, -2)}${value.endsWith('AA') ? 'BB' : 'AA'}`;
     expect((await snapshot('', { cookie: forged })).body.builds[remote]).toBe(live);
-    const otherKey = signPreview(previewKey('another-operator-token-0123456789abcdef'), {
+    const otherKey = signPreview('another-operator-token-0123456789abcdef', {
       remote,
       buildId: candidate,
       expiresAt: now + 60,
+      tokenId: 'operator',
     });
     expect((await snapshot('', { cookie: `sg_preview=${otherKey}` })).body.builds[remote]).toBe(live);
-    const unpublished = signPreview(previewKey(TOKEN), { remote, buildId: freshBuildId(), expiresAt: now + 60 });
+    const unpublished = signPreview(TOKEN, {
+      remote,
+      buildId: freshBuildId(),
+      expiresAt: now + 60,
+      tokenId: 'operator',
+    });
+    // Signed with another remote's key: the keys are per remote.
+    const [, build = '', expiry = '', , mac = ''] = value.split('.');
+    expect(verifyPreview(TOKEN, `${remote}.${build}.${expiry}.operator.${mac}`, now)).not.toBeNull();
+    expect(verifyPreview(TOKEN, `intro.${build}.${expiry}.operator.${mac}`, now)).toBeNull();
     expect((await snapshot('', { cookie: `sg_preview=${unpublished}` })).body.builds[remote]).toBe(live);
     const { response: plain } = await snapshot('', { cookie: `sg_preview=${unpublished}` });
     expect(plain.headers.get('cache-control')).toBe('public, max-age=1');
@@ -411,37 +423,50 @@ onPostgres('compare-and-swap across connections on postgres', () => {
         const remote = `race-${round}`;
         const ids = [freshBuildId(), freshBuildId()];
         for (const buildId of ids)
-          await registerBuild(one, {
-            remote,
-            buildId,
-            contractMajor: 1,
-            files: 1,
-            bytes: 1,
-            publishedBy: 't',
-            integrity: INTEGRITY,
-          });
+          await registerBuild(
+            one,
+            {
+              remote,
+              buildId,
+              contractMajor: 1,
+              files: 1,
+              bytes: 1,
+              integrity: INTEGRITY,
+            },
+            CHANGE,
+          );
         const outcomes = await Promise.all(
           [one, two].map((db, index) =>
-            applyAction(db, 'production', remote, {
-              action: 'release',
-              buildId: ids[index],
-              expectedRevision: 0,
-              actor: 't',
-              reason: '',
-            }),
+            applyAction(
+              db,
+              'production',
+              remote,
+              {
+                action: 'release',
+                buildId: ids[index],
+                expectedRevision: 0,
+                reason: '',
+              },
+              CHANGE.actor,
+            ),
           ),
         );
         expect(outcomes.filter((outcome) => 'ok' in outcome)).toHaveLength(1);
         expect(outcomes.filter((outcome) => 'kind' in outcome && outcome.kind === 'conflict')).toHaveLength(1);
         const next = await Promise.all(
           [one, two].map((db, index) =>
-            applyAction(db, 'production', remote, {
-              action: 'release',
-              buildId: ids[1 - index],
-              expectedRevision: 1,
-              actor: 't',
-              reason: '',
-            }),
+            applyAction(
+              db,
+              'production',
+              remote,
+              {
+                action: 'release',
+                buildId: ids[1 - index],
+                expectedRevision: 1,
+                reason: '',
+              },
+              CHANGE.actor,
+            ),
           ),
         );
         expect(next.filter((outcome) => 'ok' in outcome)).toHaveLength(1);
@@ -458,24 +483,32 @@ onPostgres('compare-and-swap across connections on postgres', () => {
       for (let round = 0; round < 10; round += 1) {
         const remote = `purge-race-${round}`;
         const buildId = freshBuildId();
-        await registerBuild(one, {
-          remote,
-          buildId,
-          contractMajor: 1,
-          files: 1,
-          bytes: 1,
-          publishedBy: 't',
-          integrity: INTEGRITY,
-        });
-        const [released, purged] = await Promise.all([
-          applyAction(one, 'production', remote, {
-            action: 'release',
+        await registerBuild(
+          one,
+          {
+            remote,
             buildId,
-            expectedRevision: 0,
-            actor: 't',
-            reason: '',
-          }),
-          purgeBuilds(two, remote, [buildId]),
+            contractMajor: 1,
+            files: 1,
+            bytes: 1,
+            integrity: INTEGRITY,
+          },
+          CHANGE,
+        );
+        const [released, purged] = await Promise.all([
+          applyAction(
+            one,
+            'production',
+            remote,
+            {
+              action: 'release',
+              buildId,
+              expectedRevision: 0,
+              reason: '',
+            },
+            CHANGE.actor,
+          ),
+          purgeBuilds(two, remote, [buildId], CHANGE),
         ]);
         // Exactly one of them happened, whichever came first.
         expect(['ok' in released, 'ok' in purged].filter(Boolean)).toHaveLength(1);

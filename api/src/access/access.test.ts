@@ -1,0 +1,418 @@
+// Scoped credentials, the audit trail and locks against the real API (docs/access.md): the scope
+// matrix (role × action × own or other remote × live, expired or revoked token), one audit entry per
+// change with the token's identity, a forged actor ignored, revocation at once on another app over
+// the same database, rotation without a gap, previews ended per remote, the failure rate limit.
+import type { AddressInfo } from 'node:net';
+import { testEngines } from '../../test/support/test-databases';
+import { startTestServer, type TestServer } from '../../test/support/test-server';
+import type * as NativePglite from '../../test/support/native-pglite';
+import { createApp } from '../app';
+import { createApiServer } from '../http/protocol-errors';
+
+jest.mock('@electric-sql/pglite', () =>
+  jest.requireActual<typeof NativePglite>('../../test/support/native-pglite').loadPgliteNatively(),
+);
+
+jest.setTimeout(120_000);
+
+const OPERATOR = 'access-test-operator-token-0123456789abcdef';
+const INTEGRITY = { 'remoteEntry.js': `sha384-${'E'.repeat(64)}` };
+const OWN = 'signup';
+const OTHER = 'intro';
+const ROLES = ['viewer', 'deployer', 'admin'] as const;
+type Role = (typeof ROLES)[number];
+const STATES = ['live', 'expired', 'revoked'] as const;
+let nextBuild = 1;
+const freshBuildId = () => (0x200000000000 + nextBuild++).toString(16);
+
+interface Action {
+  readonly name: string;
+  readonly needs: Role;
+  /** A change: leaves exactly one audit entry. */
+  readonly writes: boolean;
+  run(remote: string, token: string): Promise<Response>;
+  /** Puts back what an allowed run changed, after its audit entry is checked. */
+  undo?(remote: string): Promise<void>;
+}
+
+describe.each(testEngines())('scoped tokens, audit trail and locks on %s', (engine) => {
+  let server: TestServer;
+  const live: Record<string, string> = {};
+
+  const call = async (method: string, path: string, token: string | null, body?: unknown) =>
+    fetch(`${server.baseUrl}${path}`, {
+      method,
+      headers: {
+        ...(token === null ? {} : { authorization: `Bearer ${token}` }),
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  const ok = async <T>(response: Promise<Response>): Promise<T> => {
+    const answered = await response;
+    if (answered.status >= 300) throw new Error(`${answered.status}: ${await answered.text()}`);
+    return (await answered.json()) as T;
+  };
+  const revision = async (remote: string) =>
+    (await ok<{ revision: number }>(call('GET', `/v1/releases/remotes/${remote}`, OPERATOR))).revision;
+  const createToken = (remote: string, role: Role, name: string, as = OPERATOR) =>
+    ok<{ token: string; id: string; name: string }>(
+      call('POST', '/v1/access/tokens', as, { remote, role, name, expiresInDays: 30 }),
+    );
+  const revoke = (id: string, as = OPERATOR) => call('POST', `/v1/access/tokens/${id}/revoke`, as, { reason: 'test' });
+  const auditRows = async () =>
+    (await server.db.query<{ n: number }>('SELECT count(*)::int AS n FROM audit_trail')).rows[0]?.n ?? 0;
+  const lastAudit = async () =>
+    (await ok<{ entries: Array<Record<string, unknown>> }>(call('GET', '/v1/access/audit?limit=1', OPERATOR)))
+      .entries[0];
+  const release = async (remote: string, token: string, buildId: string, extra: Record<string, unknown> = {}) =>
+    call('POST', `/v1/releases/remotes/${remote}/actions`, token, {
+      action: 'release',
+      buildId,
+      expectedRevision: await revision(remote),
+      reason: 'test',
+      ...extra,
+    });
+
+  /** Another app over the same database, as another replica (or another environment's API) would be. */
+  const startReplica = async (options: { releaseEnvironment?: string; authFailuresPerMinute?: number } = {}) => {
+    const app = createApp({ db: server.db, cookieSecure: false, log: false, operatorToken: OPERATOR, ...options });
+    const replica = createApiServer(app);
+    await new Promise<void>((resolve) => replica.listen(0, '127.0.0.1', resolve));
+    return {
+      url: `http://127.0.0.1:${(replica.address() as AddressInfo).port}`,
+      close: async () => {
+        replica.closeAllConnections();
+        await new Promise((resolve) => replica.close(resolve));
+      },
+    };
+  };
+
+  const ACTIONS: Action[] = [
+    {
+      name: 'read releases',
+      needs: 'viewer',
+      writes: false,
+      run: (r, t) => call('GET', `/v1/releases/remotes/${r}`, t),
+    },
+    {
+      name: 'read the audit trail',
+      needs: 'viewer',
+      writes: false,
+      run: (r, t) => call('GET', `/v1/access/audit?remote=${r}`, t),
+    },
+    {
+      name: 'read field data',
+      needs: 'viewer',
+      writes: false,
+      run: (r, t) => call('GET', `/v1/telemetry/report?remote=${r}`, t),
+    },
+    {
+      name: 'publish',
+      needs: 'deployer',
+      writes: true,
+      run: (r, t) =>
+        call('POST', '/v1/releases/builds', t, {
+          remote: r,
+          buildId: freshBuildId(),
+          contractMajor: 1,
+          files: 1,
+          bytes: 1,
+          integrity: INTEGRITY,
+        }),
+    },
+    { name: 'release', needs: 'deployer', writes: true, run: (r, t) => release(r, t, live[r] ?? '') },
+    {
+      name: 'lock',
+      needs: 'deployer',
+      writes: true,
+      run: (r, t) => call('POST', `/v1/releases/remotes/${r}/lock`, t, { reason: 'matrix' }),
+      undo: async (r) =>
+        void (await ok(call('POST', `/v1/releases/remotes/${r}/unlock`, OPERATOR, { reason: 'matrix' }))),
+    },
+    {
+      name: 'preview',
+      needs: 'deployer',
+      writes: true,
+      run: (r, t) => call('POST', '/v1/releases/preview', t, { remote: r, buildId: live[r] }),
+    },
+    {
+      name: 'create tokens',
+      needs: 'admin',
+      writes: true,
+      run: (r, t) =>
+        call('POST', '/v1/access/tokens', t, {
+          remote: r,
+          role: 'viewer',
+          name: 'made in the matrix',
+          expiresInDays: 1,
+        }),
+    },
+    {
+      name: 'list tokens',
+      needs: 'admin',
+      writes: false,
+      run: (r, t) => call('GET', `/v1/access/tokens?remote=${r}`, t),
+    },
+  ];
+
+  beforeAll(async () => {
+    server = await startTestServer({ engine, operatorToken: OPERATOR, authFailuresPerMinute: 0 });
+    for (const remote of [OWN, OTHER]) {
+      const buildId = freshBuildId();
+      await ok(
+        call('POST', '/v1/releases/builds', OPERATOR, {
+          remote,
+          buildId,
+          contractMajor: 1,
+          files: 1,
+          bytes: 1,
+          integrity: INTEGRITY,
+        }),
+      );
+      await ok(release(remote, OPERATOR, buildId));
+      live[remote] = buildId;
+    }
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('answers each role × action × own or other remote × live, expired or revoked token as the matrix says', async () => {
+    const tokens = new Map<string, { token: string; id: string; name: string }>();
+    for (const role of ROLES)
+      for (const state of STATES) {
+        const made = await createToken(OWN, role, `${OWN} ${role} ${state}`);
+        if (state === 'expired')
+          await server.db.query("UPDATE access_tokens SET expires_at = now() - interval '1 minute' WHERE id = $1", [
+            made.id,
+          ]);
+        if (state === 'revoked') expect((await revoke(made.id)).status).toBe(200);
+        tokens.set(`${role} ${state}`, made);
+      }
+    const table: string[] = [];
+    for (const action of ACTIONS)
+      for (const role of ROLES)
+        for (const remote of [OWN, OTHER])
+          for (const state of STATES) {
+            const { token, id, name } = tokens.get(`${role} ${state}`) ?? { token: '', id: '', name: '' };
+            const expected =
+              state !== 'live'
+                ? 401
+                : remote !== OWN || ROLES.indexOf(role) < ROLES.indexOf(action.needs)
+                  ? 403
+                  : 'allowed';
+            const before = await auditRows();
+            const response = await action.run(remote, token);
+            const got = response.status < 300 ? 'allowed' : response.status;
+            const body = (await response.json()) as { error?: { code: string; message: string } };
+            table.push(`${action.name} | ${role} | ${remote === OWN ? 'own' : 'other'} | ${state} | ${got}`);
+            expect(`${action.name} ${role} ${remote} ${state}: ${got}`).toBe(
+              `${action.name} ${role} ${remote} ${state}: ${expected}`,
+            );
+            if (got === 403) expect(body.error?.code).toBe('forbidden');
+            if (got === 401) expect(body.error?.code).toBe('unauthorized');
+            // A refusal leaves nothing; a change exactly one entry, in the token's name; a read none.
+            const added = (await auditRows()) - before;
+            expect(`${action.name}: ${added}`).toBe(`${action.name}: ${got === 'allowed' && action.writes ? 1 : 0}`);
+            if (got === 'allowed' && action.writes) {
+              expect(await lastAudit()).toMatchObject({ remote, tokenId: id, tokenName: name, channel: 'cli' });
+              await action.undo?.(remote);
+            }
+          }
+    expect(table).toHaveLength(ACTIONS.length * ROLES.length * 2 * STATES.length);
+  });
+
+  it('ignores a forged actor: history, builds and audit name the token', async () => {
+    const deployer = await createToken(OWN, 'deployer', 'signup CI');
+    expect(await ok(call('GET', '/v1/access/me', deployer.token))).toEqual({
+      tokenId: deployer.id,
+      name: 'signup CI',
+      role: 'deployer',
+      remote: OWN,
+      environment: 'production',
+    });
+    const buildId = freshBuildId();
+    const published = await call('POST', '/v1/releases/builds', deployer.token, {
+      remote: OWN,
+      buildId,
+      contractMajor: 1,
+      files: 1,
+      bytes: 1,
+      integrity: INTEGRITY,
+      actor: 'mallory',
+    });
+    expect(published.status).toBe(201);
+    expect((await release(OWN, deployer.token, buildId, { actor: 'mallory' })).status).toBe(200);
+    const state = await ok<{
+      history: Array<{ actor: string }>;
+      builds: Array<{ buildId: string; publishedBy: string }>;
+    }>(call('GET', `/v1/releases/remotes/${OWN}`, OPERATOR));
+    expect(state.history[0]?.actor).toBe('signup CI');
+    expect(state.builds.find((build) => build.buildId === buildId)?.publishedBy).toBe('signup CI');
+    const audit = await ok<{ entries: Array<{ tokenName: string; tokenId: string; action: string }> }>(
+      call('GET', `/v1/access/audit?remote=${OWN}&limit=2`, deployer.token),
+    );
+    expect(audit.entries.map((entry) => [entry.action, entry.tokenName, entry.tokenId])).toEqual([
+      ['release', 'signup CI', deployer.id],
+      ['publish', 'signup CI', deployer.id],
+    ]);
+    expect(JSON.stringify(audit)).not.toContain('mallory');
+    live[OWN] = buildId;
+  });
+
+  it('the trail: per remote for its tokens, whole for the operator, never edited nor deleted', async () => {
+    const admin = await createToken(OWN, 'admin', 'signup admin');
+    expect((await call('GET', '/v1/access/audit', admin.token)).status).toBe(403);
+    const whole = await ok<{ entries: Array<{ remote: string }> }>(
+      call('GET', '/v1/access/audit?limit=1000', OPERATOR),
+    );
+    expect(new Set(whole.entries.map((entry) => entry.remote))).toEqual(new Set([OWN, OTHER]));
+    const own = await ok<{ entries: Array<{ remote: string }> }>(
+      call('GET', `/v1/access/audit?remote=${OWN}&limit=1000`, admin.token),
+    );
+    expect(own.entries.every((entry) => entry.remote === OWN)).toBe(true);
+    for (const method of ['PUT', 'PATCH', 'DELETE', 'POST'])
+      expect((await call(method, '/v1/access/audit', OPERATOR, {})).status).toBe(405);
+    await expect(server.db.query("UPDATE audit_trail SET token_name = 'someone else'")).rejects.toThrow(/append-only/);
+    await expect(server.db.query('DELETE FROM audit_trail')).rejects.toThrow(/append-only/);
+  });
+
+  it('a lock refuses release, canary, promote and detach with its reason; abort and rollback still work', async () => {
+    const deployer = await createToken(OWN, 'deployer', 'incident lead');
+    const candidate = freshBuildId();
+    await ok(
+      call('POST', '/v1/releases/builds', OPERATOR, {
+        remote: OWN,
+        buildId: candidate,
+        contractMajor: 1,
+        files: 1,
+        bytes: 1,
+        integrity: INTEGRITY,
+      }),
+    );
+    await ok(
+      call('POST', `/v1/releases/remotes/${OWN}/actions`, deployer.token, {
+        action: 'canary',
+        buildId: candidate,
+        percent: 10,
+        expectedRevision: await revision(OWN),
+        reason: '',
+      }),
+    );
+    await ok(call('POST', `/v1/releases/remotes/${OWN}/lock`, deployer.token, { reason: 'incident 7' }));
+    const again = await call('POST', `/v1/releases/remotes/${OWN}/lock`, deployer.token, { reason: 'twice' });
+    expect(again.status).toBe(409);
+    for (const body of [
+      { action: 'release', buildId: candidate },
+      { action: 'canary', buildId: candidate, percent: 20 },
+      { action: 'promote' },
+      { action: 'detach' },
+    ]) {
+      const refused = await call('POST', `/v1/releases/remotes/${OWN}/actions`, deployer.token, {
+        ...body,
+        expectedRevision: await revision(OWN),
+        reason: '',
+      });
+      expect(refused.status).toBe(409);
+      const { error } = (await refused.json()) as { error: { code: string; message: string } };
+      expect(error.code).toBe('remote_locked');
+      expect(error.message).toMatch(
+        /^signup is locked by incident lead since .*: incident 7\. Only abort and rollback/,
+      );
+    }
+    const state = await ok<{ lock: { reason: string; lockedBy: string } | null }>(
+      call('GET', `/v1/releases/remotes/${OWN}`, deployer.token),
+    );
+    expect(state.lock).toMatchObject({ reason: 'incident 7', lockedBy: 'incident lead' });
+    // The way back stays open (the canary verdict's automatic abort: api/test/canary-verdict.test.ts).
+    const aborted = await call('POST', `/v1/releases/remotes/${OWN}/actions`, deployer.token, {
+      action: 'abort',
+      expectedRevision: await revision(OWN),
+      reason: 'bad canary',
+    });
+    expect(aborted.status).toBe(200);
+    await ok(call('POST', `/v1/releases/remotes/${OWN}/unlock`, deployer.token, { reason: 'over' }));
+    expect((await release(OWN, deployer.token, candidate)).status).toBe(200);
+    live[OWN] = candidate;
+  });
+
+  it('revocation holds at once on another replica; rotation has no gap', async () => {
+    // A second app over the same database: nothing about tokens is kept in a process.
+    const replica = await startReplica();
+    const replicaUrl = replica.url;
+    const readOn = (base: string, token: string) =>
+      fetch(`${base}/v1/releases/remotes/${OWN}`, { headers: { authorization: `Bearer ${token}` } }).then(
+        (r) => r.status,
+      );
+    try {
+      const old = await createToken(OWN, 'viewer', 'dashboard 2026');
+      expect(await readOn(replicaUrl, old.token)).toBe(200);
+      const next = await createToken(OWN, 'viewer', 'dashboard 2027');
+      // Both valid together until the old one is revoked.
+      expect([await readOn(server.baseUrl, old.token), await readOn(replicaUrl, next.token)]).toEqual([200, 200]);
+      expect((await revoke(old.id)).status).toBe(200);
+      expect(await readOn(replicaUrl, old.token)).toBe(401);
+      expect(await readOn(server.baseUrl, old.token)).toBe(401);
+      expect(await readOn(replicaUrl, next.token)).toBe(200);
+      expect((await revoke(old.id)).status).toBe(404);
+    } finally {
+      await replica.close();
+    }
+  });
+
+  it("revoking one team's token ends that token's previews only", async () => {
+    const signup = await createToken(OWN, 'deployer', 'signup previewer');
+    const intro = await createToken(OTHER, 'deployer', 'intro previewer');
+    const previewCookie = async (remote: string, token: string) => {
+      const started = await call('POST', '/v1/releases/preview', token, { remote, buildId: live[remote] });
+      expect(started.status).toBe(200);
+      return (
+        started.headers
+          .getSetCookie()
+          .find((cookie) => cookie.startsWith('sg_preview='))
+          ?.split(';')[0] ?? ''
+      );
+    };
+    const previewed = async (cookie: string) => {
+      const response = await fetch(`${server.baseUrl}/v1/releases/snapshot`, { headers: { cookie } });
+      return response.headers.get('cache-control') === 'private, no-store';
+    };
+    const [signupCookie, introCookie] = [
+      await previewCookie(OWN, signup.token),
+      await previewCookie(OTHER, intro.token),
+    ];
+    expect([await previewed(signupCookie), await previewed(introCookie)]).toEqual([true, true]);
+    expect((await revoke(signup.id)).status).toBe(200);
+    expect([await previewed(signupCookie), await previewed(introCookie)]).toEqual([false, true]);
+  });
+
+  it('refuses a token of another environment, and limits failed authentications', async () => {
+    const staging = await startReplica({ releaseEnvironment: 'staging', authFailuresPerMinute: 3 });
+    try {
+      const made = await createToken(OWN, 'viewer', 'production viewer');
+      // A production token shown to the staging API (the same database).
+      const foreign = await fetch(`${staging.url}/v1/releases/remotes/${OWN}`, {
+        headers: { authorization: `Bearer ${made.token}` },
+      });
+      expect(foreign.status).toBe(403);
+      expect(((await foreign.json()) as { error: { message: string } }).error.message).toMatch(
+        /for the production environment/,
+      );
+      const attempt = () =>
+        fetch(`${staging.url}/v1/releases/remotes/${OWN}`, { headers: { authorization: 'Bearer sg_guess' } });
+      const operator = () =>
+        fetch(`${staging.url}/v1/releases/remotes/${OWN}`, { headers: { authorization: `Bearer ${OPERATOR}` } });
+      // Successes do not count; failures do, and past the limit every request of the client waits.
+      for (let i = 0; i < 5; i += 1) expect((await operator()).status).toBe(200);
+      const statuses = [];
+      for (let i = 0; i < 4; i += 1) statuses.push((await attempt()).status);
+      expect(statuses).toEqual([401, 401, 401, 429]);
+      const limited = await operator();
+      expect(limited.status).toBe(429);
+      expect(((await limited.json()) as { error: { code: string } }).error.code).toBe('rate_limited');
+    } finally {
+      await staging.close();
+    }
+  });
+});

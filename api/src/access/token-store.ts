@@ -1,0 +1,112 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { AccessToken, Role } from '@special-gift/shared/api';
+import { columns } from '../db/columns';
+import type { Queryable } from '../db/database';
+
+export { ROLES, type Role } from '@special-gift/shared/api';
+export type TokenRecord = AccessToken;
+
+const TOKEN = columns<TokenRecord>(
+  ['id', 'name', 'remote', 'environment', 'role', 'created_at', 'created_by', 'expires_at', 'revoked_at'],
+  { created_at: 'time', expires_at: 'time', revoked_at: 'time?' },
+);
+
+/** `sg_<24 hex id>_<43 base64url secret>`: the id finds the row, the secret (32 random bytes) proves it. */
+const TOKEN_FORMAT = /^sg_([0-9a-f]{24})_([A-Za-z0-9_-]{43})$/;
+
+/**
+ * SHA-256, not a slow hash: the secret is 256 random bits, so no guess is cheaper than the key
+ * space, whatever the hash's speed.
+ */
+const hashSecret = (secret: string) => createHash('sha256').update(secret).digest('hex');
+
+/** The id and secret of a string shaped like a scoped token; null for anything else. */
+export function parseToken(token: string): { readonly id: string; readonly secret: string } | null {
+  const match = TOKEN_FORMAT.exec(token);
+  return match?.[1] && match[2] ? { id: match[1], secret: match[2] } : null;
+}
+
+export interface NewToken {
+  readonly name: string;
+  readonly remote: string;
+  readonly environment: string;
+  readonly role: Role;
+  readonly expiresAt: Date;
+  /** The name of the token that created it. */
+  readonly createdBy: string;
+}
+
+export async function insertToken(tx: Queryable, token: NewToken): Promise<{ record: TokenRecord; token: string }> {
+  const id = randomBytes(12).toString('hex');
+  const secret = randomBytes(32).toString('base64url');
+  const result = await tx.query<object>(
+    `INSERT INTO access_tokens (id, name, remote, environment, role, secret_hash, created_by, expires_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+     RETURNING ${TOKEN.list}`,
+    [
+      id,
+      token.name,
+      token.remote,
+      token.environment,
+      token.role,
+      hashSecret(secret),
+      token.createdBy,
+      // ISO text, not a Date: the driver may come from another realm (timestamp.ts), where instanceof fails.
+      token.expiresAt.toISOString(),
+    ],
+  );
+  const row = result.rows[0];
+  if (!row) throw new Error('INSERT … RETURNING gave no row');
+  return { record: TOKEN.read(row), token: `sg_${id}_${secret}` };
+}
+
+/**
+ * The token if it is live: its secret matches, not revoked, not expired. Read from the database on
+ * every request, so a revocation holds at once on every replica.
+ */
+export async function findLiveToken(db: Queryable, token: string): Promise<TokenRecord | null> {
+  const parsed = parseToken(token);
+  if (!parsed) return null;
+  const result = await db.query<object>(
+    `SELECT ${TOKEN.list} FROM access_tokens
+     WHERE id = $1 AND secret_hash = $2 AND revoked_at IS NULL AND expires_at > now()`,
+    [parsed.id, hashSecret(parsed.secret)],
+  );
+  const row = result.rows[0];
+  return row ? TOKEN.read(row) : null;
+}
+
+/** Whether the token with this id is neither revoked nor expired (a preview cookie names the token that made it). */
+export async function isTokenLive(db: Queryable, id: string): Promise<boolean> {
+  const result = await db.query<{ id: string }>(
+    'SELECT id FROM access_tokens WHERE id = $1 AND revoked_at IS NULL AND expires_at > now()',
+    [id],
+  );
+  return result.rows.length === 1;
+}
+
+export async function findToken(db: Queryable, id: string): Promise<TokenRecord | null> {
+  const result = await db.query<object>(`SELECT ${TOKEN.list} FROM access_tokens WHERE id = $1`, [id]);
+  const row = result.rows[0];
+  return row ? TOKEN.read(row) : null;
+}
+
+/** The tokens of one environment (and remote, unless null), newest first. */
+export async function listTokens(db: Queryable, environment: string, remote: string | null): Promise<TokenRecord[]> {
+  const result = await db.query<object>(
+    `SELECT ${TOKEN.list} FROM access_tokens WHERE environment = $1 AND ($2::text IS NULL OR remote = $2)
+     ORDER BY created_at DESC, id`,
+    [environment, remote],
+  );
+  return result.rows.map((row) => TOKEN.read(row));
+}
+
+/** Revokes a live token; null if it was already revoked (or does not exist). */
+export async function revokeToken(tx: Queryable, id: string): Promise<TokenRecord | null> {
+  const result = await tx.query<object>(
+    `UPDATE access_tokens SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL RETURNING ${TOKEN.list}`,
+    [id],
+  );
+  const row = result.rows[0];
+  return row ? TOKEN.read(row) : null;
+}

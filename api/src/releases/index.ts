@@ -1,0 +1,2 @@
+// The releases domain's face to the app.
+export { releaseRoutes } from './routes';

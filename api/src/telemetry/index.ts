@@ -1,0 +1,4 @@
+// The telemetry domain's face to the app.
+export { telemetryRoutes } from './routes';
+export { purgeTelemetry, TelemetryStore } from './telemetry-store';
+export { ROUTE_OWNERS } from './vocabulary';
