@@ -6,6 +6,7 @@ import { parseJsonBody, requireBodyType } from '../http/json-body';
 import { methodNotAllowed } from '../http/method-not-allowed';
 import { REPORT_OFF, requireOperator } from '../http/operator-auth';
 import { telemetryRateLimit } from '../http/rate-limit';
+import { engineOf } from '../telemetry/engine';
 import { loadReportAssets } from '../telemetry/report-assets';
 import { buildReport } from '../telemetry/report-query';
 import type { TelemetryStore } from '../telemetry/telemetry-store';
@@ -31,7 +32,7 @@ function collect(store: TelemetryStore): RequestHandler {
     }
     // Accepted whether buffered or dropped (buffer full): the browser could do nothing better with
     // a refusal, and telemetry is lossy by design; drops are counted by the store.
-    store.accept(checked.value);
+    store.accept(checked.value, engineOf(req.get('user-agent')));
     res.status(202).end();
   };
 }
