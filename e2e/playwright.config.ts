@@ -1,9 +1,10 @@
 import { defineConfig, devices } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../tooling/chromium';
+import { selectedEngines } from './support/engines/driver';
+import type { EngineOptions } from './support/engines/fixtures';
 import { HOST_URL } from './support/topology';
 
-export default defineConfig({
-  testDir: './tests',
+export default defineConfig<EngineOptions>({
   // One worker: the tests share the served apps and some stop and start them.
   workers: 1,
   fullyParallel: false,
@@ -21,4 +22,14 @@ export default defineConfig({
     launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
     trace: 'retain-on-failure',
   },
+  projects: [
+    // The full suite (chaos matrix, releases, performance...), in Chromium.
+    { name: 'chromium', testDir: './tests' },
+    // The cross-engine suite (docs/browsers.md): the same checks in each engine SG_ENGINES names.
+    ...selectedEngines().map((engine) => ({
+      name: `engines:${engine}`,
+      testDir: './engines',
+      use: { engine },
+    })),
+  ],
 });

@@ -3,7 +3,7 @@
 # (Debian packages, npm packages), then lint, deployment-config validation, type-check, unit
 # tests, production build (plus the monolith baseline the bytes budget is measured against), the
 # browser end-to-end suite, which serves the builds with nginx and the images' config on separate
-# origins, then the six images built (the S3 stand-in among them) and the compose stack run and
+# origins (in Chromium, and its cross-engine part in Firefox ESR and WebKitGTK too), then the six images built (the S3 stand-in among them) and the compose stack run and
 # tested with Podman, and the Kubernetes development overlay played on those images (podman kube play).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,6 +15,11 @@ step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 # docker-compose to validate docker-compose.yml (there is no Docker engine to run it).
 missing=()
 command -v "${CHROMIUM_PATH:-/usr/bin/chromium}" >/dev/null 2>&1 || missing+=(chromium)
+# The other engines the users have (docs/browsers.md): Firefox ESR (Gecko, driven over WebDriver
+# BiDi) and WebKitGTK's MiniBrowser through WebKitWebDriver, on a virtual display (xvfb-run).
+command -v "${FIREFOX_PATH:-/usr/bin/firefox-esr}" >/dev/null 2>&1 || missing+=(firefox-esr)
+command -v WebKitWebDriver >/dev/null 2>&1 || missing+=(webkit2gtk-driver)
+command -v xvfb-run >/dev/null 2>&1 || missing+=(xvfb xauth)
 command -v nginx >/dev/null 2>&1 || missing+=(nginx-light)
 command -v docker-compose >/dev/null 2>&1 || missing+=(docker-compose)
 # kubectl for its kustomize (Debian's kubernetes-client if none is installed), catatonit for the

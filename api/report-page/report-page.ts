@@ -140,7 +140,7 @@ function table(remote: RemoteReport): HTMLTableElement {
     element(
       'tbody',
       {},
-      remote.builds.map((build) =>
+      remote.builds.flatMap((build) => [
         element('tr', {}, [
           element('td', { textContent: build.build }),
           element('td', { textContent: String(build.sessions) }),
@@ -150,7 +150,21 @@ function table(remote: RemoteReport): HTMLTableElement {
           cell(build.p75.INP, formatOf('INP')),
           cell(build.p75.CLS, formatOf('CLS')),
         ]),
-      ),
+        // The engines the build's page views came from; a vital an engine does not measure shows "–".
+        ...build.engines.map((engine) => {
+          const row = element('tr', { className: 'engine' }, [
+            element('td', { textContent: `engine: ${engine.engine}` }),
+            element('td', { textContent: String(engine.sessions) }),
+            element('td', { textContent: String(engine.failedSessions) }),
+            cell(engine.sessions > 0 ? engine.failedSessions / engine.sessions : 0, formatOf('errorRate')),
+            cell(engine.p75.LCP, formatOf('LCP')),
+            cell(engine.p75.INP, formatOf('INP')),
+            cell(engine.p75.CLS, formatOf('CLS')),
+          ]);
+          row.dataset.engine = engine.engine;
+          return row;
+        }),
+      ]),
     ),
   ]);
 }

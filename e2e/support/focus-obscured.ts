@@ -26,61 +26,59 @@ export const SLIVER = 0.1;
  * does not contain the focused element (a toolbar button is not hidden by its own toolbar). While a
  * modal dialog is open only bars inside it count: the dialog is in the top layer, above the page.
  */
-export async function focusedElementReport(page: Page): Promise<FocusReport> {
-  return page.evaluate(() => {
-    const focused = document.activeElement;
-    if (!focused || focused === document.body || focused === document.documentElement) {
-      return { element: 'body', hiddenShare: 0, labelHiddenShare: 0, inViewShare: 0, none: true };
-    }
-    const describe = (el: Element) => {
-      const text = (el.textContent ?? '').trim().slice(0, 30);
-      return `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.classList.length ? `.${[...el.classList].join('.')}` : ''}${text ? ` "${text}"` : ''}`;
-    };
+export function focusReportInPage(): FocusReport {
+  const focused = document.activeElement;
+  if (!focused || focused === document.body || focused === document.documentElement) {
+    return { element: 'body', hiddenShare: 0, labelHiddenShare: 0, inViewShare: 0, none: true };
+  }
+  const describe = (el: Element) => {
+    const text = (el.textContent ?? '').trim().slice(0, 30);
+    return `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.classList.length ? `.${[...el.classList].join('.')}` : ''}${text ? ` "${text}"` : ''}`;
+  };
 
-    const clip = (a: DOMRect, b: { left: number; top: number; right: number; bottom: number }) => {
-      const w = Math.min(a.right, b.right) - Math.max(a.left, b.left);
-      const h = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
-      return w > 0 && h > 0
-        ? {
-            left: Math.max(a.left, b.left),
-            top: Math.max(a.top, b.top),
-            right: Math.min(a.right, b.right),
-            bottom: Math.min(a.bottom, b.bottom),
-          }
-        : undefined;
-    };
-    const viewport = { left: 0, top: 0, right: window.innerWidth, bottom: window.innerHeight };
+  const clip = (a: DOMRect, b: { left: number; top: number; right: number; bottom: number }) => {
+    const w = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+    const h = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+    return w > 0 && h > 0
+      ? {
+          left: Math.max(a.left, b.left),
+          top: Math.max(a.top, b.top),
+          right: Math.min(a.right, b.right),
+          bottom: Math.min(a.bottom, b.bottom),
+        }
+      : undefined;
+  };
+  const viewport = { left: 0, top: 0, right: window.innerWidth, bottom: window.innerHeight };
 
-    const layer = focused.closest('dialog[open]') ?? document.body;
-    const bars = [...layer.querySelectorAll<HTMLElement>('*')].filter((el) => {
-      if (el.contains(focused) || focused.contains(el)) return false;
-      if (layer === document.body && el.closest('dialog[open], [popover]')) return false;
-      const style = getComputedStyle(el);
-      if (style.position !== 'fixed' && style.position !== 'sticky') return false;
-      if (style.visibility === 'hidden' || style.display === 'none') return false;
-      const transparent = style.backgroundColor === 'rgba(0, 0, 0, 0)' || style.backgroundColor === 'transparent';
-      return !transparent || style.backgroundImage !== 'none';
-    });
-    /** Share of `box` inside the viewport, and share of that part under the bars. */
-    const measure = (box: DOMRect) => {
-      const inView = clip(box, viewport);
-      const inViewArea = inView ? (inView.right - inView.left) * (inView.bottom - inView.top) : 0;
-      // Bars do not overlap each other (toolbar on top, footer at the bottom), so their covers add up.
-      let hidden = 0;
-      for (const bar of bars) {
-        const cover = inView && clip(bar.getBoundingClientRect(), inView);
-        if (cover) hidden += (cover.right - cover.left) * (cover.bottom - cover.top);
-      }
-      return {
-        inViewShare: inViewArea / Math.max(1, box.width * box.height),
-        hiddenShare: inViewArea ? Math.min(1, hidden / inViewArea) : 1,
-      };
-    };
-    const own = measure(focused.getBoundingClientRect());
-    const labels = focused instanceof HTMLInputElement && focused.labels ? [...focused.labels] : [];
-    const labelHiddenShare = Math.max(0, ...labels.map((label) => measure(label.getBoundingClientRect()).hiddenShare));
-    return { element: describe(focused), ...own, labelHiddenShare, none: false };
+  const layer = focused.closest('dialog[open]') ?? document.body;
+  const bars = [...layer.querySelectorAll<HTMLElement>('*')].filter((el) => {
+    if (el.contains(focused) || focused.contains(el)) return false;
+    if (layer === document.body && el.closest('dialog[open], [popover]')) return false;
+    const style = getComputedStyle(el);
+    if (style.position !== 'fixed' && style.position !== 'sticky') return false;
+    if (style.visibility === 'hidden' || style.display === 'none') return false;
+    const transparent = style.backgroundColor === 'rgba(0, 0, 0, 0)' || style.backgroundColor === 'transparent';
+    return !transparent || style.backgroundImage !== 'none';
   });
+  /** Share of `box` inside the viewport, and share of that part under the bars. */
+  const measure = (box: DOMRect) => {
+    const inView = clip(box, viewport);
+    const inViewArea = inView ? (inView.right - inView.left) * (inView.bottom - inView.top) : 0;
+    // Bars do not overlap each other (toolbar on top, footer at the bottom), so their covers add up.
+    let hidden = 0;
+    for (const bar of bars) {
+      const cover = inView && clip(bar.getBoundingClientRect(), inView);
+      if (cover) hidden += (cover.right - cover.left) * (cover.bottom - cover.top);
+    }
+    return {
+      inViewShare: inViewArea / Math.max(1, box.width * box.height),
+      hiddenShare: inViewArea ? Math.min(1, hidden / inViewArea) : 1,
+    };
+  };
+  const own = measure(focused.getBoundingClientRect());
+  const labels = focused instanceof HTMLInputElement && focused.labels ? [...focused.labels] : [];
+  const labelHiddenShare = Math.max(0, ...labels.map((label) => measure(label.getBoundingClientRect()).hiddenShare));
+  return { element: describe(focused), ...own, labelHiddenShare, none: false };
 }
 
 /**
@@ -88,23 +86,32 @@ export async function focusedElementReport(page: Page): Promise<FocusReport> {
  * in document order, described as in {@link FocusReport}. Sequential focus order equals document
  * order here: the app uses no positive tabindex.
  */
-export async function tabbableElements(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
-    const layer = document.querySelector('dialog[open]') ?? document.body;
-    const selector = 'a[href], button, input, select, textarea, [tabindex]:not([tabindex="-1"]), summary';
-    const describe = (el: Element) => {
-      const text = (el.textContent ?? '').trim().slice(0, 30);
-      return `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.classList.length ? `.${[...el.classList].join('.')}` : ''}${text ? ` "${text}"` : ''}`;
-    };
-    return [...layer.querySelectorAll<HTMLElement>(selector)]
-      .filter((el) => {
-        if (el.matches(':disabled') || el.closest('[inert]') || el.tabIndex < 0) return false;
-        if (layer === document.body && el.closest('dialog, [popover]')) return false;
-        return el.checkVisibility({ visibilityProperty: true }) && el.getClientRects().length > 0;
-      })
-      .map(describe);
-  });
+export function tabbablesInPage(): string[] {
+  const layer = document.querySelector('dialog[open]') ?? document.body;
+  const selector = 'a[href], button, input, select, textarea, [tabindex]:not([tabindex="-1"]), summary';
+  const describe = (el: Element) => {
+    const text = (el.textContent ?? '').trim().slice(0, 30);
+    return `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.classList.length ? `.${[...el.classList].join('.')}` : ''}${text ? ` "${text}"` : ''}`;
+  };
+  return [...layer.querySelectorAll<HTMLElement>(selector)]
+    .filter((el) => {
+      if (el.matches(':disabled') || el.closest('[inert]') || el.tabIndex < 0) return false;
+      if (layer === document.body && el.closest('dialog, [popover]')) return false;
+      return el.checkVisibility({ visibilityProperty: true }) && el.getClientRects().length > 0;
+    })
+    .map(describe);
 }
+
+/** What the checks need of a browser: Playwright's page (`onPage`) or the cross-engine driver. */
+export interface FocusTarget {
+  press(key: 'Tab' | 'Shift+Tab'): Promise<void>;
+  evaluate<R>(fn: () => R | Promise<R>): Promise<R>;
+}
+
+export const onPage = (page: Page): FocusTarget => ({
+  press: (key) => page.keyboard.press(key),
+  evaluate: <R>(fn: () => R | Promise<R>) => page.evaluate(fn) as Promise<R>,
+});
 
 export interface WalkStep extends FocusReport {
   key: string;
@@ -116,16 +123,48 @@ export interface WalkStep extends FocusReport {
  * start (the page title, a field focused by script), each direction reaches every element once:
  * the extra key covers the one stop outside the page (the browser's own UI) when focus wraps.
  */
-export async function walkFocus(page: Page): Promise<{ steps: WalkStep[]; tabbables: string[] }> {
-  const tabbables = await tabbableElements(page);
+export async function walkFocus(target: FocusTarget): Promise<{ steps: WalkStep[]; tabbables: string[] }> {
+  const tabbables = await target.evaluate(tabbablesInPage);
   const steps: WalkStep[] = [];
   const keys = [
-    ...Array<string>(tabbables.length + 1).fill('Tab'),
-    ...Array<string>(tabbables.length + 1).fill('Shift+Tab'),
+    ...Array<'Tab'>(tabbables.length + 1).fill('Tab'),
+    ...Array<'Shift+Tab'>(tabbables.length + 1).fill('Shift+Tab'),
   ];
   for (const key of keys) {
-    await page.keyboard.press(key);
-    steps.push({ key, ...(await focusedElementReport(page)) });
+    await target.press(key);
+    steps.push({ key, ...(await target.evaluate(focusReportInPage)) });
   }
   return { steps, tabbables };
+}
+
+const obscured = (report: FocusReport) =>
+  !report.none && (report.hiddenShare > SLIVER || report.labelHiddenShare > SLIVER || report.inViewShare < 1 - SLIVER);
+const describeFocus = (report: FocusReport, key: string) =>
+  `${key} → ${report.element}: ${Math.round(report.hiddenShare * 100)}% under a bar (its label ${Math.round(report.labelHiddenShare * 100)}%), ${Math.round(report.inViewShare * 100)}% in view`;
+
+/**
+ * Focus after the screen opened (moved there by script), then Tab forward through every element and
+ * Shift+Tab back: never hidden beyond a sliver, and every tabbable element reached both ways.
+ */
+export async function focusProblems(target: FocusTarget): Promise<string[]> {
+  const problems: string[] = [];
+  // An overlay that is still sliding in is not yet where it stays: measure once it is.
+  await target.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => a.effect?.getTiming().iterations !== Infinity)
+        .map((a) => a.finished),
+    ).then(() => true),
+  );
+  const initial = await target.evaluate(focusReportInPage);
+  if (obscured(initial)) problems.push(describeFocus(initial, 'script'));
+  const { steps, tabbables } = await walkFocus(target);
+  for (const step of steps) if (obscured(step)) problems.push(describeFocus(step, step.key));
+  for (const key of ['Tab', 'Shift+Tab']) {
+    const reached = new Set(steps.filter((s) => s.key === key).map((s) => s.element));
+    const missed = tabbables.filter((element) => !reached.has(element));
+    if (missed.length) problems.push(`${key} never reached ${missed.join(', ')}`);
+  }
+  return problems;
 }

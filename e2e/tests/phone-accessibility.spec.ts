@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { focusedElementReport, SLIVER, walkFocus, type FocusReport } from '../support/focus-obscured';
+import { focusProblems as focusProblemsOf, onPage } from '../support/focus-obscured';
 import {
   clippedOrOverlappingText,
   horizontalOverflow,
@@ -150,37 +150,7 @@ function record(check: string, screen: string, language: Language, viewport: str
   );
 }
 
-const obscured = (report: FocusReport) =>
-  !report.none && (report.hiddenShare > SLIVER || report.labelHiddenShare > SLIVER || report.inViewShare < 1 - SLIVER);
-const describeFocus = (report: FocusReport, key: string) =>
-  `${key} → ${report.element}: ${Math.round(report.hiddenShare * 100)}% under a bar (its label ${Math.round(report.labelHiddenShare * 100)}%), ${Math.round(report.inViewShare * 100)}% in view`;
-
-/**
- * Focus after the screen opened (moved there by script), then Tab forward through every element and
- * Shift+Tab back: never hidden beyond a sliver, and every tabbable element reached both ways.
- */
-async function focusProblems(page: Page): Promise<string[]> {
-  const problems: string[] = [];
-  // An overlay that is still sliding in is not yet where it stays: measure once it is.
-  await page.evaluate(() =>
-    Promise.all(
-      document
-        .getAnimations()
-        .filter((a) => a.effect?.getTiming().iterations !== Infinity)
-        .map((a) => a.finished),
-    ),
-  );
-  const initial = await focusedElementReport(page);
-  if (obscured(initial)) problems.push(describeFocus(initial, 'script'));
-  const { steps, tabbables } = await walkFocus(page);
-  for (const step of steps) if (obscured(step)) problems.push(describeFocus(step, step.key));
-  for (const key of ['Tab', 'Shift+Tab']) {
-    const reached = new Set(steps.filter((s) => s.key === key).map((s) => s.element));
-    const missed = tabbables.filter((element) => !reached.has(element));
-    if (missed.length) problems.push(`${key} never reached ${missed.join(', ')}`);
-  }
-  return problems;
-}
+const focusProblems = (page: Page) => focusProblemsOf(onPage(page));
 
 async function textSpacingProblems(page: Page): Promise<string[]> {
   const style = await page.addStyleTag({ content: TEXT_SPACING_CSS });

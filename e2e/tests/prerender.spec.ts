@@ -1,4 +1,3 @@
-import { createServer, request as httpRequest, type Server } from 'node:http';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FRAGMENT_CACHE_SECONDS, FRAGMENT_TIMEOUT_MS } from '../../tooling/compose/composition';
@@ -7,7 +6,7 @@ import { localRuntimeConfig } from '../../tooling/serve/runtime-config';
 import { startStaticServer } from '../../tooling/serve/static-server';
 import { buildRemoteVariant, removeRemoteVariant, setEnglishText } from '../support/build-variant';
 import { deployBuild, distOf, wwwRoot } from '../support/nginx';
-import { startApp, stopApp } from '../support/servers';
+import { withRemoteFront } from '../support/remote-front';
 import { E2E_PORTS, HOST_URL } from '../support/topology';
 import { expect, expectConsoleErrors, pageTitle, test, waitForPreload } from '../support/fixtures';
 import type { Page, Route } from '@playwright/test';
@@ -247,42 +246,19 @@ test.describe('prerendered first screen, composed per request', () => {
   });
 });
 
-/**
- * Stands in for a remote's server: fragments answer as `fault` says, every other file comes from
- * the remote's deployed folder, as its nginx serves them.
- */
-async function withFaultyFragments(
+/** The sign-up remote's fragments answer as `fault` says; every other file is served as usual. */
+const withFaultyFragments = (
   fault: (respond: (status: number, body: string) => void) => void,
   run: () => Promise<void>,
-) {
-  await stopApp('signup');
-  const files = await startStaticServer({ root: wwwRoot('signup'), port: 0, corsOrigin: HOST_URL });
-  const filesAddress = files.address();
-  const filesPort = typeof filesAddress === 'object' && filesAddress ? filesAddress.port : 0;
-  const front: Server = createServer((req, res) => {
-    if (req.url?.startsWith('/prerender/')) {
+) =>
+  withRemoteFront(
+    'signup',
+    (req, res, forward) => {
+      if (!req.url?.startsWith('/prerender/')) return forward();
       fault((status, body) => res.writeHead(status, { 'Content-Type': 'text/html' }).end(body));
-      return;
-    }
-    const upstream = httpRequest(
-      { host: '127.0.0.1', port: filesPort, path: req.url, method: req.method, headers: req.headers },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      },
-    );
-    req.pipe(upstream);
-  });
-  await new Promise<void>((resolve) => front.listen(E2E_PORTS.signup, '127.0.0.1', resolve));
-  try {
-    await run();
-  } finally {
-    front.closeAllConnections();
-    await new Promise((resolve) => front.close(resolve));
-    await new Promise((resolve) => files.close(resolve));
-    await startApp('signup');
-  }
-}
+    },
+    run,
+  );
 
 test.describe('a fragment that cannot be had gives the client-rendered page, without an error', () => {
   const clientRendered = async (page: Page) => {

@@ -27,7 +27,7 @@ describe('the telemetry CLI', () => {
     }
   });
 
-  it('prints one table per remote', () => {
+  it('prints one table per remote, each build with the engines its vitals came from', () => {
     const report: TelemetryReport = {
       window: '1h',
       from: '2026-01-01T00:00:00.000Z',
@@ -44,6 +44,10 @@ describe('the telemetry CLI', () => {
               failedSessions: 7,
               errorRate: 0.01,
               p75: { LCP: 2100, INP: 180, CLS: 0.05 },
+              engines: [
+                { engine: 'blink', sessions: 500, failedSessions: 5, p75: { LCP: 2000, INP: 180, CLS: 0.05 } },
+                { engine: 'webkit', sessions: 200, failedSessions: 2, p75: { LCP: 2300, INP: null, CLS: null } },
+              ],
               series: { sessions: [], errorRate: [], LCP: [], INP: [], CLS: [] },
             },
           ],
@@ -54,6 +58,8 @@ describe('the telemetry CLI', () => {
       'Remote signup',
       'build         sessions  failed  error rate  p75 LCP ms  p75 INP ms  p75 CLS',
       'c0ffee000001  700       7       1.00%       2100        180         0.050',
+      '  blink       500       5       1.00%       2000        180         0.050',
+      '  webkit      200       2       1.00%       2300        -           -',
     ]);
   });
 });

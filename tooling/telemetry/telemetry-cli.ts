@@ -91,14 +91,26 @@ export function formatReport(report: TelemetryReport): string {
     lines.push(
       table([
         ['build', 'sessions', 'failed', 'error rate', 'p75 LCP ms', 'p75 INP ms', 'p75 CLS'],
-        ...remote.builds.map((build) => [
-          build.build,
-          String(build.sessions),
-          String(build.failedSessions),
-          format.rate(build.errorRate),
-          format.ms(build.p75.LCP),
-          format.ms(build.p75.INP),
-          format.cls(build.p75.CLS),
+        ...remote.builds.flatMap((build) => [
+          [
+            build.build,
+            String(build.sessions),
+            String(build.failedSessions),
+            format.rate(build.errorRate),
+            format.ms(build.p75.LCP),
+            format.ms(build.p75.INP),
+            format.cls(build.p75.CLS),
+          ],
+          // Under each build, the engines its page views came from: a vital an engine lacks is "-".
+          ...build.engines.map((engine) => [
+            `  ${engine.engine}`,
+            String(engine.sessions),
+            String(engine.failedSessions),
+            format.rate(engine.sessions > 0 ? engine.failedSessions / engine.sessions : 0),
+            format.ms(engine.p75.LCP),
+            format.ms(engine.p75.INP),
+            format.cls(engine.p75.CLS),
+          ]),
         ]),
       ]),
     );

@@ -212,6 +212,14 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 8,
+    sql: `
+      -- Browser engines (docs/browsers.md): the engine class of the browser that sent the page
+      -- view (blink, gecko, webkit, other; engine.ts), never its User-Agent. 'unknown': before this column.
+      ALTER TABLE telemetry_sessions ADD COLUMN engine text NOT NULL DEFAULT 'unknown';
+    `,
+  },
 ];
 
 /** Any fixed 64-bit number, the same in every replica: the advisory lock that serialises migrations. */

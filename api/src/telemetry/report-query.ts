@@ -1,6 +1,7 @@
 import {
   WINDOW_SECONDS,
   type BuildReport,
+  type EngineReport,
   type RemoteReport,
   type ReportWindow,
   type TelemetryReport,
@@ -10,8 +11,10 @@ import type { Queryable } from '../db/database';
 interface Row {
   remote: string;
   build: string;
-  /** The bucket's index (epoch seconds / bucket length); null on the row with the whole window's totals. */
+  /** The bucket's index (epoch seconds / bucket length); null on the rows of the whole window. */
   bucket: number | null;
+  /** Set on the whole window's row of one engine; null on the others. */
+  engine: string | null;
   sessions: number;
   failed: number;
   lcp: number | null;
@@ -20,13 +23,15 @@ interface Row {
 }
 
 /**
- * Totals per remote and build over the window and per bucket, in one pass (GROUPING SETS). p75 is
+ * Totals per remote and build over the window, per bucket and per engine, in one pass (GROUPING
+ * SETS; engine is NOT NULL in the table, so a NULL engine marks a row not grouped by it). p75 is
  * `percentile_disc`: the nearest-rank value, one that some session actually had (NULLs, sessions
  * that did not report the vital, are skipped).
  */
 const REPORT_SQL = `
   SELECT remote, build,
     floor(extract(epoch FROM received_at) / $3)::float8 AS bucket,
+    engine,
     count(*)::int AS sessions,
     (count(*) FILTER (WHERE failures > 0))::int AS failed,
     percentile_disc(0.75) WITHIN GROUP (ORDER BY lcp) AS lcp,
@@ -34,9 +39,12 @@ const REPORT_SQL = `
     percentile_disc(0.75) WITHIN GROUP (ORDER BY cls) AS cls
   FROM telemetry_sessions
   WHERE received_at >= $1 AND received_at <= $2 AND ($4::text IS NULL OR remote = $4)
-  GROUP BY GROUPING SETS ((remote, build), (remote, build, bucket))`;
+  GROUP BY GROUPING SETS ((remote, build), (remote, build, bucket), (remote, build, engine))`;
 
 const rate = (failed: number, sessions: number) => (sessions > 0 ? failed / sessions : 0);
+
+/** A vital no session reported stays null: an engine that lacks it shows it missing, not 0. */
+const p75Of = (row: Row | undefined) => ({ LCP: row?.lcp ?? null, INP: row?.inp ?? null, CLS: row?.cls ?? null });
 
 /**
  * The report over the last hour or day: the window starts at a bucket boundary (so buckets line up
@@ -65,13 +73,19 @@ export async function buildReport(
     remote ?? null,
   ]);
 
-  const builds = new Map<string, Map<string, { total?: Row; buckets: Map<number, Row> }>>();
+  interface Entry {
+    total?: Row;
+    buckets: Map<number, Row>;
+    engines: Row[];
+  }
+  const builds = new Map<string, Map<string, Entry>>();
   for (const row of rows) {
-    const byBuild = builds.get(row.remote) ?? new Map<string, { total?: Row; buckets: Map<number, Row> }>();
+    const byBuild = builds.get(row.remote) ?? new Map<string, Entry>();
     builds.set(row.remote, byBuild);
-    const entry = byBuild.get(row.build) ?? { buckets: new Map<number, Row>() };
+    const entry = byBuild.get(row.build) ?? { buckets: new Map<number, Row>(), engines: [] };
     byBuild.set(row.build, entry);
-    if (row.bucket === null) entry.total = row;
+    if (row.engine !== null) entry.engines.push(row);
+    else if (row.bucket === null) entry.total = row;
     else entry.buckets.set(row.bucket, row);
   }
 
@@ -80,14 +94,22 @@ export async function buildReport(
     .map(([remoteName, byBuild]) => ({
       remote: remoteName,
       builds: [...byBuild.entries()]
-        .map(([build, { total, buckets }]): BuildReport => {
+        .map(([build, { total, buckets, engines }]): BuildReport => {
           const at = (index: number) => buckets.get(index);
           return {
             build,
             sessions: total?.sessions ?? 0,
             failedSessions: total?.failed ?? 0,
             errorRate: rate(total?.failed ?? 0, total?.sessions ?? 0),
-            p75: { LCP: total?.lcp ?? null, INP: total?.inp ?? null, CLS: total?.cls ?? null },
+            p75: p75Of(total),
+            engines: engines
+              .map((row): EngineReport => ({
+                engine: row.engine ?? 'other',
+                sessions: row.sessions,
+                failedSessions: row.failed,
+                p75: p75Of(row),
+              }))
+              .sort((a, b) => b.sessions - a.sessions || a.engine.localeCompare(b.engine)),
             series: {
               sessions: bucketIndexes.map((index) => at(index)?.sessions ?? 0),
               errorRate: bucketIndexes.map((index) => {

@@ -6,6 +6,7 @@ import { ApiError } from '../http/api-error';
 import { parseJsonBody, requireBodyType } from '../http/json-body';
 import { methodNotAllowed } from '../http/method-not-allowed';
 import { telemetryRateLimit } from '../http/rate-limit';
+import { engineOf } from './engine';
 import { loadReportAssets } from './report-assets';
 import { buildReport } from './report-query';
 import type { TelemetryStore } from './telemetry-store';
@@ -31,7 +32,7 @@ function collect(store: TelemetryStore): RequestHandler {
     }
     // Accepted whether buffered or dropped (buffer full): the browser could do nothing better with
     // a refusal, and telemetry is lossy by design; drops are counted by the store.
-    store.accept(checked.value);
+    store.accept(checked.value, engineOf(req.get('user-agent')));
     res.status(202).end();
   };
 }

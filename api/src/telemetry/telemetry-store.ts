@@ -1,6 +1,7 @@
 import type { TelemetryBatch } from '@special-gift/shared/telemetry';
 import type { Database, Queryable } from '../db/database';
 import type { Logger } from '../http/logger';
+import type { Engine } from './engine';
 
 /**
  * Where accepted telemetry goes: a bounded in-memory buffer, written in multi-row INSERTs every
@@ -37,6 +38,7 @@ interface SessionRow {
   readonly build: string;
   readonly route: string;
   readonly device: string;
+  readonly engine: Engine;
   failures: number;
   lcp: number | null;
   inp: number | null;
@@ -73,11 +75,23 @@ export function toRows(
   batch: TelemetryBatch,
   receivedAt: string,
   routeOwners: Readonly<Record<string, string>>,
+  engine: Engine = 'other',
 ): { sessions: SessionRow[]; events: EventRow[] } {
   const { route, device, builds } = batch;
   const sessions = new Map<string, SessionRow>();
   for (const [remote, build] of Object.entries(builds)) {
-    sessions.set(remote, { receivedAt, remote, build, route, device, failures: 0, lcp: null, inp: null, cls: null });
+    sessions.set(remote, {
+      receivedAt,
+      remote,
+      build,
+      route,
+      device,
+      engine,
+      failures: 0,
+      lcp: null,
+      inp: null,
+      cls: null,
+    });
   }
   const owner = routeOwners[route];
   const events: EventRow[] = batch.events.map((event) => {
@@ -149,6 +163,7 @@ const insertSessions = bulkInsert<SessionRow>('telemetry_sessions', [
   ['build', 'build', 'text'],
   ['route', 'route', 'text'],
   ['device', 'device', 'text'],
+  ['engine', 'engine', 'text'],
   ['failures', 'failures', 'int'],
   ['lcp', 'lcp', 'float8'],
   ['inp', 'inp', 'float8'],
@@ -219,9 +234,9 @@ export class TelemetryStore {
     return this.#sessions.length + this.#events.length;
   }
 
-  /** Buffers a validated batch; false when it was dropped (buffer full, or the store closed). */
-  accept(batch: TelemetryBatch): boolean {
-    const rows = toRows(batch, this.#now().toISOString(), this.#routeOwners);
+  /** Buffers a validated batch from a browser of `engine`; false when it was dropped (buffer full, or the store closed). */
+  accept(batch: TelemetryBatch, engine: Engine = 'other'): boolean {
+    const rows = toRows(batch, this.#now().toISOString(), this.#routeOwners, engine);
     if (this.#closed || this.bufferedRows + rows.sessions.length + rows.events.length > this.#maxBufferedRows) {
       this.#counts.dropped += 1;
       return false;

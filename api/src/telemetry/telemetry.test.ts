@@ -283,6 +283,49 @@ describe.each(testEngines())('telemetry on %s', (engine) => {
       ]);
     });
 
+    it('says per build which engines the vitals came from; a vital an engine lacks is missing, not 0', async () => {
+      const vitals = (names: readonly string[]) =>
+        pageBatch({
+          builds: { signup: CANARY },
+          events: names.map((name, index) => ({
+            type: 'vital',
+            name,
+            value: name === 'CLS' ? 0.02 : 1000 + index,
+            remote: 'signup',
+            t: 100 + index,
+          })),
+        });
+      const agents = {
+        blink:
+          'Mozilla/5.0 (Linux; Android 14; Pixel 7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36',
+        gecko: 'Mozilla/5.0 (Android 14; Mobile; rv:153.0) Gecko/153.0 Firefox/153.0',
+        webkit:
+          'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1',
+      };
+      const sent = [
+        await post(server, vitals(['LCP', 'INP', 'CLS']), { 'user-agent': agents.blink }),
+        await post(server, vitals(['LCP', 'INP', 'CLS']), { 'user-agent': agents.blink }),
+        await post(server, vitals(['LCP', 'CLS']), { 'user-agent': agents.gecko }),
+        await post(server, vitals(['FCP']), { 'user-agent': agents.webkit }),
+      ];
+      expect(sent.map((response) => response.status)).toEqual([202, 202, 202, 202]);
+      await server.telemetry.flush();
+
+      const body = (await (await report('?window=1h&remote=signup')).json()) as TelemetryReport;
+      const canary = body.remotes[0]?.builds.find((build) => build.build === CANARY);
+      expect(canary?.sessions).toBe(4);
+      expect(canary?.engines).toEqual([
+        { engine: 'blink', sessions: 2, failedSessions: 0, p75: { LCP: 1000, INP: 1001, CLS: 0.02 } },
+        { engine: 'gecko', sessions: 1, failedSessions: 0, p75: { LCP: 1000, INP: null, CLS: 0.02 } },
+        { engine: 'webkit', sessions: 1, failedSessions: 0, p75: { LCP: null, INP: null, CLS: null } },
+      ]);
+      // Only the engine's class is stored, never the User-Agent itself.
+      const stored = await server.db.query<{ row: string }>(
+        'SELECT row_to_json(s)::text AS row FROM telemetry_sessions s',
+      );
+      for (const { row } of stored.rows) expect(row).not.toMatch(/Mozilla|Android|iPhone/);
+    });
+
     it('serves the page, its script and styles with a strict policy and no inline script', async () => {
       const page = await fetch(`${server.baseUrl}/v1/telemetry/report.html`);
       expect(page.status).toBe(200);

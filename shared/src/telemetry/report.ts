@@ -26,6 +26,18 @@ export interface BuildSeries {
   readonly CLS: ReadonlyArray<number | null>;
 }
 
+/**
+ * One browser engine's share of a build: its page views and the p75 of the vitals it reported. A
+ * vital the engine does not measure (no Event Timing, no LCP) is null here, never 0.
+ */
+export interface EngineReport {
+  /** blink, gecko, webkit, other; unknown for page views stored before engines were recorded. */
+  readonly engine: string;
+  readonly sessions: number;
+  readonly failedSessions: number;
+  readonly p75: P75;
+}
+
 export interface BuildReport {
   readonly build: string;
   /** Page views that loaded this build of the remote. */
@@ -35,6 +47,8 @@ export interface BuildReport {
   /** failedSessions / sessions (0 when there is no session). */
   readonly errorRate: number;
   readonly p75: P75;
+  /** Which engines the page views (and so the vitals) came from, most sessions first. */
+  readonly engines: readonly EngineReport[];
   readonly series: BuildSeries;
 }
 

@@ -36,10 +36,12 @@ function useAnchorPosition(ref: RefObject<HTMLDialogElement | null>, anchor: HTM
     const dialog = ref.current;
     if (!dialog || !anchor) return undefined;
     const update = () => {
-      const box = dialog.getBoundingClientRect();
+      // The layout size, not getBoundingClientRect(): while the entry animation scales the dialog
+      // (sg-overlay-pop, 0.96) its box is 4 % small, and a popover placed by that box ended up to
+      // 4 % of its width past the viewport's margin, clipped at a phone's edge in every engine.
       const placement = placePopover(
         anchor.getBoundingClientRect(),
-        { width: box.width, height: box.height },
+        { width: dialog.offsetWidth, height: dialog.offsetHeight },
         { width: document.documentElement.clientWidth, height: window.innerHeight },
         getComputedStyle(dialog).direction === 'rtl',
       );

@@ -1,0 +1,39 @@
+import { test as base, expect } from '@playwright/test';
+import { launchChromium } from './chromium';
+import type { Driver, Engine } from './driver';
+import { launchFirefox } from './firefox';
+import { launchWebKit } from './webkit';
+
+const LAUNCHERS = { chromium: launchChromium, firefox: launchFirefox, webkit: launchWebKit } as const;
+
+export interface EngineOptions {
+  /** Which engine the project's tests drive (one project per engine, see e2e/playwright.config.ts). */
+  engine: Engine;
+}
+
+interface EngineWorker extends EngineOptions {
+  engineBrowser: Awaited<ReturnType<(typeof LAUNCHERS)[Engine]>>;
+}
+
+/**
+ * The cross-engine suite's test: `driver` is a fresh page (its own cookies and storage) in the
+ * project's engine; the browser is launched once per worker.
+ */
+export const test = base.extend<{ driver: Driver }, EngineWorker>({
+  engine: ['chromium', { option: true, scope: 'worker' }],
+  engineBrowser: [
+    async ({ engine }, provide) => {
+      const browser = await LAUNCHERS[engine]();
+      await provide(browser);
+      await browser.close();
+    },
+    { scope: 'worker', timeout: 60_000 },
+  ],
+  driver: async ({ engineBrowser }, provide) => {
+    const driver = await engineBrowser.open();
+    await provide(driver);
+    await driver.close();
+  },
+});
+
+export { expect };
