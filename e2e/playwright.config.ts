@@ -20,5 +20,8 @@ export default defineConfig({
     baseURL: HOST_URL,
     launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
     trace: 'retain-on-failure',
+    // Playwright's routes do not see what a service worker answers, and many specs inject failures
+    // with routes: the offline worker runs in e2e/tests/offline.spec.ts, which allows it.
+    serviceWorkers: 'block',
   },
 });
