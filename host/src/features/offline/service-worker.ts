@@ -51,6 +51,11 @@ const MAX_SHELL_ENTRIES = 40;
 const MAX_IMAGE_ENTRIES = 120;
 
 const ok = () => new CacheableResponsePlugin({ statuses: [200] });
+/**
+ * The remotes answer `Vary: Origin` (their CORS header names the host); every response kept here
+ * was fetched for this one origin, so a lookup ignores it (the set's own puts carry no Origin).
+ */
+const matchOptions: CacheQueryOptions = { ignoreVary: true };
 
 // Takes over at once, and so does every later version: no version changes what a cache name holds
 // (a build's cache is its id's bytes, a page cache the last set's pages), so an open tab gets the
@@ -105,7 +110,8 @@ registerRoute(
   (options) => {
     const name = buildCacheName(publishedBuildBase(options.url.href) ?? '');
     let strategy = buildStrategies.get(name);
-    if (!strategy) buildStrategies.set(name, (strategy = new CacheFirst({ cacheName: name, plugins: [ok()] })));
+    if (!strategy)
+      buildStrategies.set(name, (strategy = new CacheFirst({ cacheName: name, matchOptions, plugins: [ok()] })));
     return strategy.handle(options);
   },
 );
@@ -115,12 +121,13 @@ registerRoute(
 const imageLimit = new ExpirationPlugin({ maxEntries: MAX_IMAGE_ENTRIES, purgeOnQuotaError: true });
 registerRoute(
   ({ request, url }) => !sameOrigin(url) && request.mode === 'cors' && isHashedFile(url.pathname),
-  new CacheFirst({ cacheName: CACHE.image, plugins: [ok(), imageLimit] }),
+  new CacheFirst({ cacheName: CACHE.image, matchOptions, plugins: [ok(), imageLimit] }),
 );
 registerRoute(
   ({ request, url }) => !sameOrigin(url) && request.mode === 'cors' && isImageEntryFile(url.pathname),
   new NetworkFirst({
     cacheName: CACHE.image,
+    matchOptions,
     networkTimeoutSeconds: NETWORK_TIMEOUT_SECONDS,
     plugins: [ok(), imageLimit],
   }),
@@ -159,7 +166,10 @@ function refreshSoon(): Promise<void> {
 
 /** A CORS request (never opaque), as the page's `crossorigin` scripts and texts make. */
 async function fetchOk(url: string, init: RequestInit = {}): Promise<Response> {
-  const response = await fetch(url, { credentials: sameOrigin(new URL(url)) ? 'same-origin' : 'omit', ...init });
+  const response = await fetch(url, {
+    credentials: sameOrigin(new URL(url, self.location.href)) ? 'same-origin' : 'omit',
+    ...init,
+  });
   if (!response.ok || response.type === 'opaque') throw new Error(`${url} answered ${response.status}`);
   return response;
 }
