@@ -48,7 +48,7 @@ async function requestBackgroundSync(): Promise<void> {
   await sync?.register(OUTBOX_SYNC_TAG);
 }
 
-const announce = (state: SendOutcome) =>
+const tellThisTab = (state: SendOutcome) =>
   window.dispatchEvent(new CustomEvent(SIGN_UP_OUTBOX_EVENT, { detail: { state } }));
 
 /**
@@ -104,6 +104,15 @@ export async function sendQueuedSignUp(deps: OutboxDeps): Promise<SendOutcome> {
  * queues one (it may be back already). Tells the screens each outcome (`SIGN_UP_OUTBOX_EVENT`).
  */
 export function startSignUpOutbox(deps: OutboxDeps): void {
+  // The tab that sends tells the others (one may be showing the kept sign-up's message).
+  const tabs = typeof BroadcastChannel === 'function' ? new BroadcastChannel(LOCK_NAME) : undefined;
+  tabs?.addEventListener('message', (event: MessageEvent<{ state?: SendOutcome }>) => {
+    if (event.data?.state) tellThisTab(event.data.state);
+  });
+  const announce = (state: SendOutcome) => {
+    tellThisTab(state);
+    tabs?.postMessage({ state });
+  };
   let retries = 0;
   let timer: number | undefined;
   let sending = false;
@@ -138,7 +147,7 @@ export function startSignUpOutbox(deps: OutboxDeps): void {
   navigator.serviceWorker?.addEventListener('message', (event: MessageEvent<Partial<OutboxMessage>>) => {
     const { type, state } = event.data ?? {};
     if (type === SIGN_UP_OUTBOX_EVENT && (state === 'sent' || state === 'refused' || state === 'expired'))
-      announce(state);
+      tellThisTab(state); // the worker tells every tab itself
   });
   void attempt();
 }
