@@ -1,6 +1,6 @@
 /**
- * A repeat visit's LCP (docs/offline.md): the federated app with its offline worker against the
- * monolith baseline with only the HTTP cache, each visited once, then loaded again on a throttled
+ * A repeat visit's LCP (docs/offline.md): the federated app with its offline worker, the same
+ * without it, and the monolith baseline, the last two with only the HTTP cache, each visited once, then loaded again on a throttled
  * phone (4x CPU, a 4G-like link: 150 ms, 1.6 Mbit/s down). `npm run bench:repeat-visit`, on the
  * production builds (`npm run build && npm run build:baseline`). Prints the runs and medians; on a
  * shared machine the spread is wide, so read the medians, not a single run.
@@ -15,7 +15,10 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const PATH = '/sign-up';
 
 async function repeatVisitLcp(browser: Browser, base: string, withWorker: boolean): Promise<number> {
-  const context = await browser.newContext({ ...devices['Pixel 7'], serviceWorkers: 'allow' });
+  const context = await browser.newContext({
+    ...devices['Pixel 7'],
+    serviceWorkers: withWorker ? 'allow' : 'block',
+  });
   try {
     const page = await context.newPage();
     await page.goto(`${base}${PATH}`);
@@ -58,9 +61,14 @@ async function main() {
   await globalSetup();
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   try {
-    const runs = { worker: [] as number[], monolith: [] as number[] };
+    const runs = {
+      'federated, worker': [] as number[],
+      'federated, no worker': [] as number[],
+      monolith: [] as number[],
+    };
     for (let i = 0; i < RUNS; i++) {
-      runs.worker.push(await repeatVisitLcp(browser, HOST_URL, true));
+      runs['federated, worker'].push(await repeatVisitLcp(browser, HOST_URL, true));
+      runs['federated, no worker'].push(await repeatVisitLcp(browser, HOST_URL, false));
       runs.monolith.push(await repeatVisitLcp(browser, MONOLITH_URL, false));
     }
     for (const [name, values] of Object.entries(runs))

@@ -61,7 +61,11 @@ const matchOptions: CacheQueryOptions = { ignoreVary: true };
 // (a build's cache is its id's bytes, a page cache the last set's pages), so an open tab gets the
 // same bytes for the same URL from any version (docs/offline.md, "Updates").
 self.addEventListener('install', () => void self.skipWaiting());
-self.addEventListener('activate', (event) => event.waitUntil(self.clients.claim()));
+// Navigation preload: the page's request starts while the worker boots, not after (a network-first
+// page would otherwise wait for the worker's start on every visit). Workbox uses its answer.
+self.addEventListener('activate', (event) =>
+  event.waitUntil(Promise.all([self.clients.claim(), self.registration.navigationPreload?.enable()])),
+);
 // The page that registered the worker came from the network, not through it: it asks for its set
 // (register-worker.ts). Not in `activate`: the page's requests would wait for the whole fill.
 self.addEventListener('message', (event) => {
@@ -82,10 +86,8 @@ registerRoute(
       {
         // Pages are kept only with their whole set (refreshSet), never one by one.
         cacheWillUpdate: async () => null,
-        fetchDidSucceed: async ({ response, event }) => {
-          if (response.ok) event.waitUntil(refreshAfterLoad());
-          return response;
-        },
+        // After each page (from the network or the preload; offline, the refresh fails at once).
+        handlerDidRespond: async ({ event }) => event.waitUntil(refreshAfterLoad()),
       },
     ],
   }),
