@@ -21,6 +21,9 @@ export default defineConfig<EngineOptions>({
     baseURL: HOST_URL,
     launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
     trace: 'retain-on-failure',
+    // Playwright's routes do not see what a service worker answers, and many specs inject failures
+    // with routes: the offline worker runs in e2e/tests/offline.spec.ts, which allows it.
+    serviceWorkers: 'block',
   },
   projects: [
     // The full suite (chaos matrix, releases, performance...), in Chromium.

@@ -6,5 +6,9 @@ export default createWebpackConfig({
   entry: './src/main.ts',
   pageLoader: './src/page-loader.ts',
   collector: './src/collector/collector.ts',
+  serviceWorkers: {
+    'service-worker': './src/features/offline/service-worker.ts',
+    'service-worker-off': './src/features/offline/service-worker-off.ts',
+  },
   federation,
 });

@@ -29,7 +29,7 @@ export const wwwRoot = (app: StaticApp) => join(STATE_DIR, 'www', app);
 const prefixOf = (app: StaticApp) => join(STATE_DIR, 'nginx', app);
 
 /** The environment a container of this app gets in docker-compose, with the e2e ports. */
-export function containerEnv(app: StaticApp): Record<string, string> {
+export function containerEnv(app: StaticApp, overrides: Record<string, string> = {}): Record<string, string> {
   const common = { PORT: String(E2E_PORTS[app]), STATIC_ROOT: wwwRoot(app) };
   if (isRemote(app))
     return { ...common, APP_KIND: 'remote', HOST_ORIGIN: HOST_URL, BUILD_STORE: join(BUILD_STORE_DIR, app) };
@@ -43,6 +43,9 @@ export function containerEnv(app: StaticApp): Record<string, string> {
     FRAGMENT_CACHE_DIR: join(prefixOf(app), 'tmp', 'fragments'),
     // The suite signs up far more often than one person would.
     SIGN_UP_RATE_PER_MINUTE: '6000',
+    // The benchmark's baseline is the app before the offline worker (it has no worker script).
+    ...(app === 'monolith' ? { SERVICE_WORKER: 'off' } : {}),
+    ...overrides,
   };
 }
 
@@ -73,8 +76,11 @@ export function nginxCommand(app: StaticApp): { command: string; args: string[] 
   return { command: 'nginx', args: ['-p', `${prefix}/`, '-c', 'nginx.conf', '-e', join(prefix, 'logs', 'error.log')] };
 }
 
-/** Fresh served folder (the current build) and nginx prefix with the rendered image config. */
-export function prepareNginx(app: StaticApp): void {
+/**
+ * Fresh served folder (the current build) and nginx prefix with the rendered image config;
+ * `overrides` change the container's environment (a host's `SERVICE_WORKER=off`).
+ */
+export function prepareNginx(app: StaticApp, overrides: Record<string, string> = {}): void {
   const prefix = prefixOf(app);
   rmSync(prefix, { recursive: true, force: true });
   for (const dir of ['logs', 'tmp', 'conf.d']) mkdirSync(join(prefix, dir), { recursive: true });
@@ -82,7 +88,7 @@ export function prepareNginx(app: StaticApp): void {
 
   rmSync(wwwRoot(app), { recursive: true, force: true });
   deployBuild(app, DIST[app]);
-  const env = runEntrypoint(containerEnv(app));
+  const env = runEntrypoint(containerEnv(app, overrides));
   const template = readFileSync(
     join(DEPLOY, `${app === 'host' || app === 'monolith' ? 'host' : 'remote'}.conf.template`),
     'utf8',

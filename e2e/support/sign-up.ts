@@ -1,4 +1,5 @@
-import type { Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { API_URL } from './topology';
 import { makeTestCardCode } from '@special-gift/shared/testing/cards';
 
 /** A fresh valid card code (random payload + Luhn check digit): each sign-up needs its own card. */
@@ -29,4 +30,27 @@ export async function fillSignUp(page: Page, who: Person, options: { acceptTerms
   if (who.phone) await page.locator('#signup-phone').fill(who.phone);
   await page.locator('#signup-cardCode').fill(who.cardCode);
   if (options.acceptTerms ?? true) await page.locator('#signup-acceptedTerms').check();
+}
+
+/**
+ * The card is now taken, so any other submission for it, with another key, is refused (409): with
+ * the card code UNIQUE in the database, the sign-up was stored exactly once.
+ */
+export async function expectCardTaken(request: APIRequestContext, who: Person): Promise<void> {
+  expect(await postSignUp(request, who)).toBe(409);
+}
+
+/** A sign-up sent straight to the API, with a fresh key; its status. */
+export async function postSignUp(request: APIRequestContext, who: Person): Promise<number> {
+  const xsrf = 'e2e-token';
+  const response = await request.post(`${API_URL}/v1/sign-ups`, {
+    headers: {
+      'Content-Type': 'application/json',
+      'Idempotency-Key': `e2e-${Date.now()}-${Math.random()}`,
+      'X-XSRF-TOKEN': xsrf,
+      Cookie: `XSRF-TOKEN=${xsrf}`,
+    },
+    data: { ...who, acceptedTerms: true },
+  });
+  return response.status();
 }

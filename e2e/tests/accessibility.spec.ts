@@ -1,19 +1,10 @@
-import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
+import { expectNoViolations } from '../support/axe';
 import { fillSignUp, person } from '../support/sign-up';
 import { expect, expectConsoleErrors, test, useBrowserLanguage } from '../support/fixtures';
 
 // axe-core injects its own script and styles into the page; the app's CSP would block them.
 // (The CSP itself is checked by every other spec, which fails on any violation.)
 test.use({ bypassCSP: true });
-
-async function expectNoViolations(page: Page, what: string) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const summary = results.violations.map(
-    (v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
-  );
-  expect(summary, `axe violations on ${what}`).toEqual([]);
-}
 
 for (const language of ['en', 'ar'] as const) {
   test.describe(`axe, ${language}`, () => {

@@ -60,6 +60,7 @@ test('the local static server answers like the images’ nginx, file kind by fil
           file('host', /^main\.[0-9a-f]{8}\.js$/),
           file('host', /^main\.[0-9a-f]{8}\.css$/),
           '/favicon.svg',
+          '/service-worker.js',
         ],
       },
     ];

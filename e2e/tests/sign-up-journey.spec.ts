@@ -5,8 +5,7 @@ import signupFr from '../../remote-signup/public/assets/i18n/fr.json';
 import thankyouAr from '../../remote-thankyou/public/assets/i18n/ar.json';
 import thankyouFr from '../../remote-thankyou/public/assets/i18n/fr.json';
 import { startApp, stopApp } from '../support/servers';
-import { fillSignUp, newCardCode, person } from '../support/sign-up';
-import { API_URL } from '../support/topology';
+import { expectCardTaken, fillSignUp, newCardCode, person } from '../support/sign-up';
 import { expect, expectConsoleErrors, pageTitle, test, waitForPreload } from '../support/fixtures';
 
 const LANGUAGES = [
@@ -177,17 +176,7 @@ test.describe('sign-up journey', () => {
       await startApp('api');
     }
     // Exactly one: the card is now taken, so any other submission for it is refused.
-    const xsrf = 'e2e-token';
-    const again = await request.post(`${API_URL}/v1/sign-ups`, {
-      headers: {
-        'Content-Type': 'application/json',
-        'Idempotency-Key': `e2e-${Date.now()}`,
-        'X-XSRF-TOKEN': xsrf,
-        Cookie: `XSRF-TOKEN=${xsrf}`,
-      },
-      data: { ...who, acceptedTerms: true },
-    });
-    expect(again.status()).toBe(409);
+    await expectCardTaken(request, who);
   });
 
   test('after the preload a full sign-up makes no code or translation request', async ({ page }) => {

@@ -12,14 +12,20 @@ export interface SignUpDraft {
   readonly idempotencyKey?: string;
 }
 
+/** The form's values in what was stored (a draft, a queued sign-up's body): anything else left out. */
+export function toSignUpValues(stored: object): SignUpValues {
+  const values = { ...EMPTY_VALUES };
+  for (const key of Object.keys(EMPTY_VALUES) as Array<keyof SignUpValues>) {
+    const value = (stored as Partial<SignUpValues>)[key];
+    if (typeof value === typeof EMPTY_VALUES[key]) (values as Record<string, unknown>)[key] = value;
+  }
+  return values;
+}
+
 export async function readDraft(storage: KeyValueStorage): Promise<SignUpDraft | null> {
   const stored = await storage.get<Partial<SignUpDraft>>(DRAFT_STORAGE_KEY);
   if (!stored || typeof stored.values !== 'object' || stored.values === null) return null;
-  const values = { ...EMPTY_VALUES };
-  for (const key of Object.keys(EMPTY_VALUES) as Array<keyof SignUpValues>) {
-    const value = (stored.values as Partial<SignUpValues>)[key];
-    if (typeof value === typeof EMPTY_VALUES[key]) (values as Record<string, unknown>)[key] = value;
-  }
+  const values = toSignUpValues(stored.values);
   return typeof stored.idempotencyKey === 'string' ? { values, idempotencyKey: stored.idempotencyKey } : { values };
 }
 

@@ -1,4 +1,12 @@
-import { HttpError, SIGN_UP_RESULT_STORAGE_KEY, type ApiErrorBody, type SignUpResult } from '@special-gift/shared';
+import {
+  HttpError,
+  SIGN_UP_OUTBOX_EVENT,
+  SIGN_UP_OUTBOX_STORAGE_KEY,
+  SIGN_UP_RESULT_STORAGE_KEY,
+  type ApiErrorBody,
+  type QueuedSignUp,
+  type SignUpResult,
+} from '@special-gift/shared';
 import { createTestShell, renderWithShell, type TestShell } from '@special-gift/shared/testing';
 import { VALID_TEST_CARD_CODES } from '@special-gift/shared/testing/cards';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
@@ -17,6 +25,20 @@ const created: SignUpResult = {
   cardLast4: '1111',
   createdAt: '2025-01-02T03:04:05.000Z',
 };
+/** A sign-up kept on the device while offline (docs/offline.md). */
+const QUEUED = {
+  state: 'queued',
+  body: {
+    firstName: 'Ada',
+    lastName: 'Lovelace',
+    email: 'ada@example.com',
+    phone: '',
+    cardCode: CARD_GROUPED,
+    acceptedTerms: true,
+  },
+  idempotencyKey: '00000000-0000-4000-8000-000000000000',
+  queuedAt: '2026-01-02T03:04:05.000Z',
+} as const;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 const field = {
@@ -54,6 +76,9 @@ function idempotencyKeyOf(shell: TestShell, n: number): string | undefined {
 }
 
 const draftOf = (shell: TestShell) => shell.storage.data.get(DRAFT_STORAGE_KEY) as SignUpDraft | undefined;
+
+/** The message in place of the form when the sign-up is kept on the device (a status region). */
+const queuedStatus = async () => (await screen.findByText(en.queue.title)).closest('[role="status"]');
 
 function apiError(status: number, body: ApiErrorBody): HttpError {
   return new HttpError('http', body.error.message, status, body);
@@ -336,45 +361,86 @@ describe('SignUpScreen: failures', () => {
     expect(submitButton()).toBeEnabled();
   });
 
-  it('on a network failure: offers Retry and Cancel; Cancel keeps everything typed', async () => {
+  it.each([
+    ['no network', new HttpError('network', 'POST sign-ups failed: network error')],
+    ['no answer in time', new HttpError('timeout', 'POST sign-ups timed out')],
+  ])(
+    'with %s: keeps the sign-up on the device with its key, says it will be sent, and asks the host to send it',
+    async (_, error) => {
+      const user = fastUser();
+      const shell = createTestShell();
+      shell.http.post.mockRejectedValueOnce(error);
+      const announced = jest.fn();
+      window.addEventListener(SIGN_UP_OUTBOX_EVENT, announced);
+      await renderSignUp(shell);
+      await fillValidForm(user);
+
+      await user.click(submitButton());
+      const status = await queuedStatus();
+      expect(status).toHaveTextContent(en.queue.title);
+      expect(status).toHaveTextContent(en.queue.message);
+      expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+      const entry = shell.storage.data.get(SIGN_UP_OUTBOX_STORAGE_KEY) as QueuedSignUp & { state: 'queued' };
+      expect(entry).toMatchObject({ state: 'queued', body: { firstName: 'Ada', cardCode: CARD_GROUPED } });
+      expect(entry.idempotencyKey).toBe(idempotencyKeyOf(shell, 0));
+      expect(draftOf(shell)).toBeUndefined();
+      expect(announced).toHaveBeenCalledTimes(1);
+      window.removeEventListener(SIGN_UP_OUTBOX_EVENT, announced);
+      expect(shell.navigation.root).not.toHaveBeenCalled();
+    },
+  );
+
+  it('moves on to the thank-you screen when the host says the kept sign-up was sent', async () => {
+    const shell = createTestShell();
+    shell.storage.data.set(SIGN_UP_OUTBOX_STORAGE_KEY, QUEUED);
+    renderWithShell(<SignUpScreen />, { shell, resources });
+    expect(await queuedStatus()).toHaveTextContent(en.queue.title);
+    act(() => void window.dispatchEvent(new CustomEvent(SIGN_UP_OUTBOX_EVENT, { detail: { state: 'sent' } })));
+    expect(shell.navigation.root).toHaveBeenCalledWith('/thank-you');
+  });
+
+  it('shows a refused kept sign-up the next time: its details back in the form, the reason, the field at fault', async () => {
     const user = fastUser();
     const shell = createTestShell();
-    shell.http.post.mockRejectedValueOnce(new HttpError('network', 'POST sign-ups failed: network error'));
-    await renderSignUp(shell);
-    await fillValidForm(user);
-
-    await user.click(submitButton());
-    const alert = await screen.findByRole('alertdialog', { name: 'We couldn’t sign you up' });
-    expect(alert).toHaveAccessibleDescription(en.failure.network);
-    expect(
-      within(alert)
-        .getAllByRole('button')
-        .map((button) => button.textContent),
-    ).toEqual(['Cancel', 'Retry']);
-
-    await user.click(within(alert).getByRole('button', { name: 'Cancel' }));
-    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+    const { idempotencyKey: _, ...rest } = QUEUED;
+    shell.storage.data.set(SIGN_UP_OUTBOX_STORAGE_KEY, {
+      ...rest,
+      state: 'refused',
+      code: 'validation_failed',
+      fields: { cardCode: 'already_registered' },
+    });
+    renderWithShell(<SignUpScreen />, { shell, resources });
+    const alert = await screen.findByRole('alertdialog', { name: en.failure.title });
+    expect(alert).toHaveAccessibleDescription(en.queue.refused);
+    await user.click(within(alert).getByRole('button', { name: en.queue.ok }));
     expect(field.firstName()).toHaveValue('Ada');
-    expect(field.email()).toHaveValue('ada@example.com');
     expect(field.cardCode()).toHaveValue(CARD_GROUPED);
-    expect(field.consent()).toBeChecked();
-    expect(submitButton()).toBeEnabled();
-    expect(shell.http.post).toHaveBeenCalledTimes(1);
-    expect(shell.navigation.root).not.toHaveBeenCalled();
+    expect(field.cardCode()).toHaveAttribute('aria-invalid', 'true');
+    expect(shell.storage.data.has(SIGN_UP_OUTBOX_STORAGE_KEY)).toBe(false);
+  });
+
+  it('says so when a kept sign-up expired unsent, and keeps nothing of it', async () => {
+    const shell = createTestShell();
+    shell.storage.data.set(SIGN_UP_OUTBOX_STORAGE_KEY, { state: 'expired', queuedAt: QUEUED.queuedAt });
+    renderWithShell(<SignUpScreen />, { shell, resources });
+    const alert = await screen.findByRole('alertdialog', { name: en.queue.expiredTitle });
+    expect(alert).toHaveAccessibleDescription(en.queue.expired);
+    expect(shell.storage.data.has(SIGN_UP_OUTBOX_STORAGE_KEY)).toBe(false);
+    expect(field.firstName()).toHaveValue('');
   });
 
   it('Retry posts again with the same idempotency key', async () => {
     const user = fastUser();
     const shell = createTestShell();
     shell.http.post
-      .mockRejectedValueOnce(new HttpError('timeout', 'POST sign-ups timed out'))
+      .mockRejectedValueOnce(apiError(503, { error: { code: 'not_ready', message: 'Down' } }))
       .mockResolvedValueOnce(created);
     await renderSignUp(shell);
     await fillValidForm(user);
 
     await user.click(submitButton());
     const alert = await screen.findByRole('alertdialog', { name: 'We couldn’t sign you up' });
-    expect(alert).toHaveAccessibleDescription(en.failure.timeout);
+    expect(alert).toHaveAccessibleDescription(en.failure.server);
     await user.click(within(alert).getByRole('button', { name: 'Retry' }));
 
     await waitFor(() => expect(shell.navigation.root).toHaveBeenCalledWith('/thank-you'));
@@ -385,7 +451,7 @@ describe('SignUpScreen: failures', () => {
   it('submitting the same values again after Cancel reuses the key; changed values get a new one', async () => {
     const user = fastUser();
     const shell = createTestShell();
-    shell.http.post.mockRejectedValue(new HttpError('network', 'offline'));
+    shell.http.post.mockRejectedValue(apiError(503, { error: { code: 'not_ready', message: 'Down' } }));
     await renderSignUp(shell);
     await fillValidForm(user);
 
@@ -537,7 +603,7 @@ describe('SignUpScreen: the draft', () => {
   it('resumes with the idempotency key of a submission that may have reached the server', async () => {
     const user = fastUser();
     const shell = createTestShell();
-    shell.http.post.mockRejectedValueOnce(new HttpError('network', 'offline'));
+    shell.http.post.mockRejectedValueOnce(apiError(502, { error: { code: 'internal_error', message: 'Unreachable' } }));
     const first = await renderSignUp(shell);
     await fillValidForm(user);
     await user.click(submitButton());

@@ -75,6 +75,18 @@ export function SignUpScreen() {
     form.submit();
   };
 
+  if (form.queued) {
+    // Sent by the host when the network returns (docs/offline.md); the page may be closed.
+    return (
+      <Page title={t('title')} start={<BackButton defaultHref="/" label={t('back')} />}>
+        <div className="signup__queued" role="status">
+          <h2 className="signup__queued-title">{t('queue.title')}</h2>
+          <p>{t('queue.message')}</p>
+        </div>
+      </Page>
+    );
+  }
+
   return (
     <Page title={t('title')} start={<BackButton defaultHref="/" label={t('back')} />}>
       <p className="signup__lead">{t('lead')}</p>

@@ -1,5 +1,10 @@
 import {
+  isHttpError,
+  isQueuedSignUp,
+  SIGN_UP_OUTBOX_EVENT,
+  SIGN_UP_OUTBOX_STORAGE_KEY,
   SIGN_UP_RESULT_STORAGE_KEY,
+  type QueuedSignUp,
   useHttp,
   useNavigation,
   useOverlays,
@@ -15,7 +20,7 @@ import { formatCardCode, SIGN_UP_FIELDS, validateSignUp, validateSignUpField } f
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { createIdempotencyKey } from './create-idempotency-key';
 import { classifySubmitFailure } from './submit-failure';
-import { clearDraft, readDraft, writeDraft } from './sign-up-draft';
+import { clearDraft, readDraft, toSignUpValues, writeDraft } from './sign-up-draft';
 import { EMPTY_VALUES, fieldId, hasAnyValue, type SignUpValues } from './sign-up-values';
 
 const DRAFT_SAVE_DELAY_MS = 300;
@@ -44,6 +49,8 @@ export function useSignUpForm() {
   const [errors, setErrors] = useState<SignUpErrors>({});
   const [submitting, setSubmitting] = useState(false);
   const [ready, setReady] = useState(false);
+  // A sign-up made offline is kept on the device and sent by the host (docs/offline.md): said so.
+  const [queued, setQueued] = useState(false);
   // Off from a submit that moves focus to an invalid field until the user edits or leaves one:
   // each message is then read once, with its field, instead of all at once from live regions.
   const [announceErrors, setAnnounceErrors] = useState(true);
@@ -53,6 +60,53 @@ export function useSignUpForm() {
   const inFlight = useRef(false);
   const started = useRef(false);
   const saveFailureShown = useRef(false);
+
+  /**
+   * What the host did with a sign-up kept on this device: still waiting (said so), refused (its
+   * details back in the form with the refusal, never dropped in silence), or expired (said so).
+   * A refused or expired one is then deleted: the form holds what is left of it.
+   */
+  const showOutbox = useCallback(async () => {
+    const entry = await storage.get<QueuedSignUp>(SIGN_UP_OUTBOX_STORAGE_KEY).catch(() => null);
+    if (!isQueuedSignUp(entry)) return setQueued(false);
+    if (entry.state === 'queued') return setQueued(true);
+    setQueued(false);
+    await storage.remove(SIGN_UP_OUTBOX_STORAGE_KEY).catch(() => undefined);
+    if (entry.state === 'expired') {
+      await overlays.alert({
+        header: t('queue.expiredTitle'),
+        message: t('queue.expired'),
+        buttons: [{ text: t('queue.ok') }],
+      });
+      return;
+    }
+    const values = toSignUpValues(entry.body);
+    idempotencyKey.current = undefined; // a refused submission: the next one is another
+    setValues(values);
+    await writeDraft(storage, { values }).catch(() => undefined);
+    const fields = Object.fromEntries(
+      Object.entries(entry.fields ?? {}).filter(([field]) => (SIGN_UP_FIELDS as readonly string[]).includes(field)),
+    ) as SignUpErrors;
+    SIGN_UP_FIELDS.forEach((field) => touched.current.add(field));
+    setErrors(fields);
+    await overlays.alert({
+      header: t('failure.title'),
+      message: t('queue.refused'),
+      buttons: [{ text: t('queue.ok') }],
+    });
+    focusFirstInvalid(fields);
+  }, [storage, overlays, t]);
+
+  // The host's news of the kept sign-up: sent (on to the thank-you screen), refused or expired.
+  useEffect(() => {
+    const onOutbox = (event: Event) => {
+      const { state } = (event as CustomEvent<{ state: string }>).detail ?? {};
+      if (state === 'sent') navigation.root('/thank-you');
+      else if (state === 'refused' || state === 'expired') void showOutbox();
+    };
+    window.addEventListener(SIGN_UP_OUTBOX_EVENT, onOutbox);
+    return () => window.removeEventListener(SIGN_UP_OUTBOX_EVENT, onOutbox);
+  }, [navigation, showOutbox]);
 
   // Restore the draft once; a scanned-card link's code wins over the draft's.
   useEffect(() => {
@@ -76,8 +130,9 @@ export function useSignUpForm() {
         });
         setReady(true);
         if (draft && hasAnyValue(draft.values)) void overlays.toast({ message: t('draftRestored') });
+        return showOutbox();
       });
-  }, [search, storage, overlays, t]);
+  }, [search, storage, overlays, t, showOutbox]);
 
   // Save as the user types (debounced). A failed save is said once, never silently dropped.
   useEffect(() => {
@@ -144,14 +199,11 @@ export function useSignUpForm() {
     let key = (idempotencyKey.current ??= createIdempotencyKey());
     await writeDraft(storage, { values, idempotencyKey: key }).catch(() => undefined);
 
+    const body = { ...values, phone: values.phone.trim() === '' ? undefined : values.phone };
     // Retrying after a failure re-sends the same body with the same key: never a second sign-up.
     for (;;) {
       try {
-        const created = await http.post<CreatedSignUp>(
-          'sign-ups',
-          { ...values, phone: values.phone.trim() === '' ? undefined : values.phone },
-          { headers: { 'Idempotency-Key': key } },
-        );
+        const created = await http.post<CreatedSignUp>('sign-ups', body, { headers: { 'Idempotency-Key': key } });
         const result: SignUpResult = {
           firstName: created.firstName,
           email: created.email,
@@ -169,6 +221,25 @@ export function useSignUpForm() {
           continue;
         }
         setSubmitting(false);
+        if (isHttpError(error) && (error.kind === 'network' || error.kind === 'timeout')) {
+          // No answer: kept on the device with its key, sent by the host when the network returns.
+          const entry: QueuedSignUp = {
+            state: 'queued',
+            body,
+            idempotencyKey: key,
+            queuedAt: new Date().toISOString(),
+          };
+          const kept = await storage.set(SIGN_UP_OUTBOX_STORAGE_KEY, entry).then(
+            () => true,
+            () => false, // not kept (storage refused): the alert below, as before
+          );
+          if (kept) {
+            await clearDraft(storage).catch(() => undefined);
+            setQueued(true);
+            window.dispatchEvent(new CustomEvent(SIGN_UP_OUTBOX_EVENT, { detail: { state: 'queued' } }));
+            return;
+          }
+        }
         if (failure.kind === 'fields') {
           setAnnounceErrors(false);
           setErrors(failure.errors);
@@ -197,5 +268,5 @@ export function useSignUpForm() {
     });
   }, [send]);
 
-  return { values, errors, announceErrors, submitting, ready, change, fillCardCode, blur, submit };
+  return { values, errors, announceErrors, submitting, ready, queued, change, fillCardCode, blur, submit };
 }

@@ -80,6 +80,8 @@ export function pageContentSecurityPolicy(nonce: string, remoteOrigins: readonly
     "img-src 'self' data:",
     "font-src 'self'",
     "manifest-src 'self'",
+    // The offline service worker, from this origin only ('strict-dynamic' would otherwise govern it).
+    "worker-src 'self'",
     "object-src 'none'",
     "base-uri 'self'",
     "form-action 'self'",

@@ -108,14 +108,17 @@ function answerProxyError(_error: Error, _req: IncomingMessage, res: ServerRespo
 const REVALIDATE =
   /(^|\/)(index\.html|page\.shtml|mf-manifest\.json|mf-stats\.json|remoteEntry\.js|config\.json|build-info\.json)$|\/assets\/i18n\//;
 const HASHED = /\.[0-9a-f]{8}\.(js|css)$/;
+/** The offline service worker's script: never cached, so a broken one is replaced on the next check. */
+const UNCACHED = /(^|\/)service-worker\.js$/;
 
 /**
  * The images' nginx rules (deploy/nginx/*.conf.template): hashed files immutable, entry files and
  * texts revalidated; the host's other files cached an hour, a remote's other files (nothing the
  * host loads) without caching headers or CORS. e2e/tests/local-serving.spec.ts compares the two.
  */
-function servedAs(path: string): 'hashed' | 'revalidate' | 'other' {
+function servedAs(path: string): 'hashed' | 'revalidate' | 'uncached' | 'other' {
   if (HASHED.test(path)) return 'hashed';
+  if (UNCACHED.test(path)) return 'uncached';
   return REVALIDATE.test(path) ? 'revalidate' : 'other';
 }
 
@@ -123,8 +126,9 @@ function setHeaders(res: Response, path: string, options: StaticServerOptions) {
   const kind = servedAs(path);
   if (kind === 'hashed') res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
   else if (kind === 'revalidate') res.setHeader('Cache-Control', 'no-cache');
+  else if (kind === 'uncached') res.setHeader('Cache-Control', 'no-store');
   else if (options.spa) res.setHeader('Cache-Control', 'public, max-age=3600');
-  if (options.corsOrigin && kind !== 'other') {
+  if (options.corsOrigin && (kind === 'hashed' || kind === 'revalidate')) {
     res.setHeader('Access-Control-Allow-Origin', options.corsOrigin);
     res.setHeader('Vary', 'Origin');
   }

@@ -33,6 +33,12 @@ export interface AppBuildOptions {
    * the page loader, named in the page by the host's build and loaded after the first screen.
    */
   collector?: string;
+  /**
+   * The host's service workers (production), by output name: the offline worker and the kill
+   * switch's script (docs/offline.md). Built on their own, for a worker's globals, under fixed
+   * names: a worker's URL is its identity, so it carries no content hash (it is served uncached).
+   */
+  serviceWorkers?: Readonly<Record<string, string>>;
 }
 
 export type WebpackArgv = { mode?: 'production' | 'development' | 'none' };
@@ -95,6 +101,7 @@ export function createWebpackConfig(options: AppBuildOptions) {
       app,
       separateScriptConfig('page-loader', options.appDir, options.pageLoader),
       ...(options.collector ? [separateScriptConfig('collector', options.appDir, options.collector)] : []),
+      ...(options.serviceWorkers ? [serviceWorkerConfig(options.appDir, options.serviceWorkers)] : []),
     ];
   };
 }
@@ -113,6 +120,12 @@ function separateScriptConfig(name: string, appDir: string, entry: string): Conf
     output: { path: join(appDir, 'dist'), publicPath: '/', filename: '[name].[contenthash:8].js', clean: false },
     ...compiledAlike(true),
   };
+}
+
+/** The service workers: like a separate script, with a worker's globals and no hash in the name. */
+function serviceWorkerConfig(appDir: string, entries: Readonly<Record<string, string>>): Configuration {
+  const base = separateScriptConfig('service-workers', appDir, '');
+  return { ...base, target: 'webworker', entry: { ...entries }, output: { ...base.output, filename: '[name].js' } };
 }
 
 function appConfig(options: AppBuildOptions, argv: WebpackArgv): AppConfiguration {

@@ -9,6 +9,8 @@ import { createAppRouter } from './create-app-router';
 import { createShellApi } from './create-shell-api';
 import { loadCollector, prepareCollector } from '../services/telemetry/load-collector';
 import { preloadAfterFirstScreen } from './schedule-preload';
+import { startServiceWorker } from '../features/offline/register-worker';
+import { startSignUpOutbox } from '../features/offline/sign-up-outbox';
 import { remoteForPath } from './screens';
 import { startServices } from './start-services';
 
@@ -29,6 +31,8 @@ export async function boot(
   const { storage, i18n, remoteScreens } = await startServices(config, runtime, firstRemote);
   const router = createAppRouter();
   const { shell, navigation, overlays } = createShellApi(config, { router, storage, i18n });
+  // A sign-up kept on this device while offline goes now, or when the network returns.
+  startSignUpOutbox({ storage, http: shell.http });
   const firstScreen = adoptFirstScreen(root, firstRemote, i18n.current(), { shell, i18n: i18n.instance });
 
   firstScreen.mountShell(
@@ -44,7 +48,12 @@ export async function boot(
           navigation,
           overlays,
           swipeBackEnabled: config.swipeBackEnabled,
-          onFirstScreenRendered: preloadAfterFirstScreen(() => remoteScreens.preloadAll().finally(loadCollector)),
+          onFirstScreenRendered: preloadAfterFirstScreen(() =>
+            remoteScreens
+              .preloadAll()
+              .finally(loadCollector)
+              .finally(() => void startServiceWorker(config.serviceWorker === true)),
+          ),
         }}
       />
     </StrictMode>,

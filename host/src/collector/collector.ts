@@ -29,11 +29,15 @@ import {
   scriptOf,
   targetOf,
 } from './describe';
+import { sendKept, sendOrKeep } from './offline-batches';
 
 const context = window.__sgTelemetry;
 if (context) startCollecting(context.endpoint, context.entries);
 
 function startCollecting(endpoint: string, entries: Readonly<Record<string, string>>): void {
+  const beacon = (body: string) => void navigator.sendBeacon(endpoint, body);
+  // Batches earlier pages made offline (docs/offline.md): sent once, now that this page is online.
+  sendKept(beacon);
   const route = routeOf(window.location.pathname);
   const builds = buildsOf(entries);
   const events: TelemetryEvent[] = [];
@@ -127,7 +131,7 @@ function startCollecting(endpoint: string, entries: Readonly<Record<string, stri
     const vocabulary = { routes: REMOTES.map((remote) => remote.route), remotes: REMOTES.map((remote) => remote.name) };
     // What the API would refuse is left out here, never sent to be refused.
     const valid = events.filter((event) => validateTelemetryBatch({ ...batch, events: [event] }, vocabulary).ok);
-    if (valid.length > 0) navigator.sendBeacon(endpoint, JSON.stringify({ ...batch, events: valid }));
+    if (valid.length > 0) sendOrKeep(JSON.stringify({ ...batch, events: valid }), beacon);
   };
   document.addEventListener('visibilitychange', send);
   window.addEventListener('pagehide', send);

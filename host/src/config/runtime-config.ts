@@ -18,6 +18,12 @@ export interface RuntimeConfig extends ShellConfig {
    * deployment whose remotes do not all go through `publish` and `release` keeps working.
    */
   readonly requireIntegrity?: boolean;
+  /**
+   * The offline service worker (docs/offline.md): registered when true. The operator's kill switch
+   * (`SERVICE_WORKER=off`) writes false, and the page then unregisters any worker it finds.
+   * Absent: false, so a deployment that serves no worker script never asks for one.
+   */
+  readonly serviceWorker?: boolean;
 }
 
 export class ConfigError extends Error {
@@ -88,6 +94,11 @@ export function parseRuntimeConfig(raw: unknown): RuntimeConfig {
     problems.push('"requireIntegrity" must be true or false when given');
   }
 
+  const serviceWorker = input.serviceWorker;
+  if (serviceWorker !== undefined && typeof serviceWorker !== 'boolean') {
+    problems.push('"serviceWorker" must be true or false when given');
+  }
+
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     apiBase,
@@ -97,6 +108,7 @@ export function parseRuntimeConfig(raw: unknown): RuntimeConfig {
     remotes,
     ...(typeof swipeBackEnabled === 'boolean' ? { swipeBackEnabled } : {}),
     ...(requireIntegrity === true ? { requireIntegrity } : {}),
+    ...(typeof serviceWorker === 'boolean' ? { serviceWorker } : {}),
   };
 }
 

@@ -20,3 +20,42 @@ export function isSignUpResult(value: unknown): value is SignUpResult {
     typeof candidate.createdAt === 'string'
   );
 }
+
+/**
+ * A sign-up made with no network (docs/offline.md), kept on the device with its idempotency key
+ * until the API acknowledges it: the sign-up screen writes it, the host sends it (when the network
+ * returns, on the next start) and deletes it once answered. Never in a cache or in telemetry.
+ */
+export const SIGN_UP_OUTBOX_STORAGE_KEY = 'signUp.outbox';
+/** After this long unsent, the queued sign-up is deleted, and the user told. */
+export const SIGN_UP_OUTBOX_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
+/** A window event: the outbox changed (`detail` is the new state). The screen and the host listen. */
+export const SIGN_UP_OUTBOX_EVENT = 'sg:sign-up-outbox';
+
+export type QueuedSignUp =
+  /** Waiting for the network. */
+  | {
+      readonly state: 'queued';
+      readonly body: Readonly<Record<string, unknown>>;
+      readonly idempotencyKey: string;
+      readonly queuedAt: string;
+    }
+  /** The API refused it (a 4xx: the card is taken, a field is invalid): shown with its details. */
+  | {
+      readonly state: 'refused';
+      readonly body: Readonly<Record<string, unknown>>;
+      readonly queuedAt: string;
+      readonly code?: string;
+      readonly fields?: Readonly<Record<string, string>>;
+    }
+  /** Not sent in time: its details are deleted, only the date is kept to tell the user. */
+  | { readonly state: 'expired'; readonly queuedAt: string };
+
+export function isQueuedSignUp(value: unknown): value is QueuedSignUp {
+  const candidate = value as { state?: unknown; queuedAt?: unknown; body?: unknown; idempotencyKey?: unknown } | null;
+  if (typeof candidate?.queuedAt !== 'string') return false;
+  if (candidate.state === 'expired') return true;
+  const hasBody = typeof candidate.body === 'object' && candidate.body !== null;
+  if (candidate.state === 'refused') return hasBody;
+  return candidate.state === 'queued' && hasBody && typeof candidate.idempotencyKey === 'string';
+}

@@ -2,6 +2,7 @@ import { MISSING_CODE_EVENT, type MissingCodeDetail } from '@special-gift/shared
 import { PAGE_BUILDS_ATTRIBUTE, parsePageBuilds } from '@special-gift/shared/composition';
 import { remoteTextsBase } from '../../config/runtime-config';
 import { recordSignal } from '../../services/telemetry/signals';
+import { manifestFiles } from '../../config/mf-manifest';
 
 const LAST_RELOAD_KEY = 'sg-live-build-reload';
 /** At most one such reload a minute: a live build whose own code is missing cannot loop the page. */
@@ -43,26 +44,8 @@ export async function imageBuildReplaced(entryUrl: string, missingUrl?: string):
   if (files.length === 0) return false;
   const response = await fetch(`${base}mf-manifest.json`, { cache: 'no-store' });
   if (!response.ok) return false;
-  const listed = manifestFiles(await response.json());
+  const listed = new Set(manifestFiles(await response.json()));
   return files.some((file) => !listed.has(file));
-}
-
-interface ManifestAssets {
-  readonly js?: { readonly sync?: readonly string[]; readonly async?: readonly string[] };
-  readonly css?: { readonly sync?: readonly string[]; readonly async?: readonly string[] };
-}
-
-/** The code files an `mf-manifest.json` names: the exposed modules' and the shared modules'. */
-function manifestFiles(manifest: unknown): Set<string> {
-  const { exposes = [], shared = [] } = (manifest ?? {}) as {
-    exposes?: ReadonlyArray<{ assets?: ManifestAssets }>;
-    shared?: ReadonlyArray<{ assets?: ManifestAssets }>;
-  };
-  const files = new Set<string>();
-  for (const { assets } of [...exposes, ...shared])
-    for (const kind of [assets?.js, assets?.css])
-      for (const file of [...(kind?.sync ?? []), ...(kind?.async ?? [])]) files.add(file);
-  return files;
 }
 
 /**

@@ -1,0 +1,346 @@
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { BrowserContext, Page } from '@playwright/test';
+import introFr from '../../remote-intro/public/assets/i18n/fr.json';
+import signupFr from '../../remote-signup/public/assets/i18n/fr.json';
+import thankyouFr from '../../remote-thankyou/public/assets/i18n/fr.json';
+import { expect, expectConsoleErrors, pageTitle, test, waitForInteractive, waitForPreload } from '../support/fixtures';
+import { distOf, prepareNginx, wwwRoot } from '../support/nginx';
+import { buildsInHtml, pageBuilds, publish, release } from '../support/releases';
+import { startApp, stopApp } from '../support/servers';
+import { expectCardTaken, fillSignUp, person } from '../support/sign-up';
+import { E2E_PORTS, HOST_URL, STATE_DIR } from '../support/topology';
+
+/**
+ * The offline service worker (docs/offline.md) on the suite's production builds and nginx.
+ * Playwright's offline mode in Chromium cuts the worker's own requests too, so "offline" here is
+ * the phone with no signal: nothing reaches any server.
+ */
+test.use({ serviceWorkers: 'allow' });
+test.describe.configure({ mode: 'serial' });
+
+const SIGNUP_ORIGIN = `http://localhost:${E2E_PORTS.signup}`;
+
+interface OfflineSet {
+  builds: Record<string, string>;
+  bytes: number;
+  previous?: { builds: Record<string, string> };
+}
+
+/** The worker's description of the set it keeps (null until one is complete). */
+function readSet(page: Page): Promise<OfflineSet | null> {
+  return page.evaluate(async () => {
+    const response = await (await caches.open('sg-meta')).match('/__sg/offline-set');
+    return response ? ((await response.json()) as OfflineSet) : null;
+  });
+}
+
+/** Waits until the worker controls the page and keeps a whole set with these builds. */
+async function offlineReady(page: Page, builds: Record<string, string> = {}): Promise<OfflineSet> {
+  await expect
+    .poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null), { timeout: 30_000 })
+    .toBe(true);
+  await expect.poll(async () => (await readSet(page))?.builds, { timeout: 30_000 }).toEqual(builds);
+  return (await readSet(page)) as OfflineSet;
+}
+
+/** The page's own failures, which no missing network excuses: CSP violations, uncaught errors, integrity. */
+const realErrors = (errors: string[]) => errors.filter((error) => /CSP violation|page error|integrity/i.test(error));
+
+/** Offline, the app's calls to the API (the XSRF pair, telemetry) fail as they should, and say so. */
+function offlineErrorsExpected(): void {
+  expectConsoleErrors('offline: the API cannot be reached, and the browser logs each failed request');
+}
+
+test.describe('an offline start after one visit', () => {
+  test.use({ locale: 'fr-FR' });
+
+  test('/, /sign-up and /thank-you open with no network, in the user language, and interactive', async ({
+    page,
+    context,
+    consoleErrors,
+  }) => {
+    offlineErrorsExpected();
+    await page.goto('/');
+    await waitForPreload(page);
+    const set = await offlineReady(page);
+    console.log(`offline set kept after one visit: ${set.bytes} bytes`);
+
+    await context.setOffline(true);
+    const screens = [
+      { route: '/', title: introFr.headline, role: 'heading' as const },
+      { route: '/sign-up', title: signupFr.title },
+      { route: '/thank-you', title: thankyouFr.title },
+    ];
+    for (const screen of screens) {
+      await page.goto(screen.route);
+      await expect(page.locator('html')).toHaveAttribute('lang', 'fr');
+      await waitForInteractive(page);
+      if (screen.role) await expect(page.getByRole(screen.role, { name: screen.title })).toBeVisible();
+      else await expect(pageTitle(page)).toHaveText(screen.title);
+    }
+    // Between screens, offline too: the preloaded code and texts come from the kept set.
+    await page.goto('/');
+    await page.getByRole('button', { name: introFr.getStarted }).click();
+    await expect(pageTitle(page)).toHaveText(signupFr.title);
+    expect(realErrors(consoleErrors)).toEqual([]);
+  });
+});
+
+test.describe('releases while a tab is offline', () => {
+  let buildA = '';
+  let buildB = '';
+  const variant = join(STATE_DIR, 'offline-signup-b');
+
+  test.beforeAll(() => {
+    // B: A's files with one more text (one nobody shows): other bytes, so another build.
+    rmSync(variant, { recursive: true, force: true });
+    cpSync(distOf('signup'), variant, { recursive: true });
+    const texts = join(variant, 'assets', 'i18n', 'en.json');
+    writeFileSync(texts, JSON.stringify({ ...JSON.parse(readFileSync(texts, 'utf8')), offlineE2e: 'B' }));
+    buildA = publish('signup', distOf('signup'));
+    buildB = publish('signup', variant);
+    expect(buildB).not.toBe(buildA);
+    release('release', 'signup', buildA, '--reason', 'e2e offline: start from A');
+  });
+
+  test.afterAll(() => {
+    rmSync(variant, { recursive: true, force: true });
+    try {
+      release('detach', 'signup', '--reason', 'e2e offline: back to the image build');
+    } catch (error) {
+      // The test ends detached; only a test that failed before that leaves a pointer to remove.
+      if (!/no pointer to detach/.test(String(error))) throw error;
+    }
+  });
+
+  /** Every request the page makes to the sign-up remote's origin, and any that failed. */
+  function recordSignupRequests(page: Page) {
+    const requests: string[] = [];
+    const failed: string[] = [];
+    page.on('request', (request) => request.url().startsWith(SIGNUP_ORIGIN) && requests.push(request.url()));
+    page.on('requestfailed', (request) => request.url().startsWith(SIGNUP_ORIGIN) && failed.push(request.url()));
+    return {
+      /** Starts a new page load's record. */
+      reset: () => {
+        requests.length = 0;
+        failed.length = 0;
+      },
+      /** Everything came from one build, `build`, and nothing failed. */
+      expectOnly: (build: string) => {
+        expect(requests.length).toBeGreaterThan(0);
+        expect(requests.filter((url) => !url.includes(`/builds/${build}/`))).toEqual([]);
+        expect(failed).toEqual([]);
+      },
+    };
+  }
+
+  /**
+   * Until the host's next pages for this browser (its canary bucket: the snapshot is cached a second
+   * per bucket) are composed with this build.
+   */
+  async function untilPagesName(context: BrowserContext, build: string | undefined): Promise<void> {
+    const bucket = (await context.cookies(HOST_URL)).find((cookie) => cookie.name === 'sg_bucket')?.value;
+    const headers = bucket ? { Cookie: `sg_bucket=${bucket}` } : undefined;
+    await expect
+      .poll(async () => buildsInHtml(await (await fetch(`${HOST_URL}/sign-up`, { headers })).text()).signup, {
+        timeout: 10_000,
+      })
+      .toBe(build);
+  }
+
+  /** Reloads `/sign-up` and waits for it to be usable. */
+  async function reload(page: Page): Promise<void> {
+    await page.goto('/sign-up');
+    await waitForInteractive(page);
+    await expect(page.locator('#signup-firstName')).toBeEditable();
+  }
+
+  async function buildCaches(page: Page): Promise<string[]> {
+    return page.evaluate(async () => (await caches.keys()).filter((name) => name.startsWith('sg-build ')));
+  }
+
+  test('a release and a rollback made offline reach the tab when it is back, each build whole, never mixed; old builds are purged', async ({
+    page,
+    context,
+    consoleErrors,
+  }) => {
+    test.setTimeout(120_000);
+    offlineErrorsExpected();
+    const signup = recordSignupRequests(page);
+    await reload(page);
+    await waitForPreload(page);
+    await offlineReady(page, { signup: buildA });
+
+    // Offline, then B is released: the tab opens on A, all of it from the kept set.
+    await context.setOffline(true);
+    release('release', 'signup', buildB, '--reason', 'e2e offline: B while the tab is offline');
+    signup.reset();
+    await reload(page);
+    expect(await pageBuilds(page)).toEqual({ signup: buildA });
+    signup.expectOnly(buildA);
+
+    // Back online: the next page is B's, all of it.
+    await untilPagesName(context, buildB);
+    await context.setOffline(false);
+    signup.reset();
+    await reload(page);
+    expect(await pageBuilds(page)).toEqual({ signup: buildB });
+    signup.expectOnly(buildB);
+    await waitForPreload(page);
+    await offlineReady(page, { signup: buildB });
+
+    // Offline again, and B is rolled back: the tab opens on B whole; back online, on A whole.
+    await context.setOffline(true);
+    release('rollback', 'signup', '--reason', 'e2e offline: rollback while the tab is offline');
+    signup.reset();
+    await reload(page);
+    expect(await pageBuilds(page)).toEqual({ signup: buildB });
+    signup.expectOnly(buildB);
+    await untilPagesName(context, buildA);
+    await context.setOffline(false);
+    signup.reset();
+    await reload(page);
+    expect(await pageBuilds(page)).toEqual({ signup: buildA });
+    signup.expectOnly(buildA);
+    await waitForPreload(page);
+    await offlineReady(page, { signup: buildA });
+    // The set and the one before it are kept: A and B.
+    const folder = (build: string) => `sg-build ${SIGNUP_ORIGIN}/builds/${build}/`;
+    expect((await buildCaches(page)).sort()).toEqual([folder(buildA), folder(buildB)].sort());
+
+    // Detached (the image's own build): A stays as the previous set's, B is named by no kept set.
+    release('detach', 'signup', '--reason', 'e2e offline: purge');
+    await untilPagesName(context, undefined);
+    await page.goto('/sign-up');
+    await waitForPreload(page);
+    await offlineReady(page, {});
+    await expect.poll(() => buildCaches(page)).toEqual([folder(buildA)]);
+    expect(realErrors(consoleErrors)).toEqual([]);
+  });
+});
+
+test.describe('the worker itself', () => {
+  const script = () => join(wwwRoot('host'), 'service-worker.js');
+
+  test('a new version of the worker takes over an open tab, which keeps working, offline too', async ({
+    page,
+    context,
+    consoleErrors,
+  }) => {
+    offlineErrorsExpected();
+    await page.goto('/');
+    await waitForPreload(page);
+    await offlineReady(page);
+    const original = readFileSync(script(), 'utf8');
+    try {
+      writeFileSync(script(), `${original}\n// e2e: the next version of the worker\n`);
+      const replaced = page.evaluate(
+        () =>
+          new Promise<boolean>((resolve) => {
+            navigator.serviceWorker.addEventListener('controllerchange', () => resolve(true));
+            void navigator.serviceWorker.getRegistration().then((registration) => registration?.update());
+          }),
+      );
+      expect(await replaced).toBe(true);
+      // The open tab goes on: to the next screen, then a reload with no network, served by the new version.
+      await page.getByRole('button', { name: 'Get started' }).click();
+      await expect(pageTitle(page)).toHaveText('Sign up');
+      await context.setOffline(true);
+      await page.reload();
+      await waitForInteractive(page);
+      await expect(page.locator('#signup-firstName')).toBeEditable();
+    } finally {
+      writeFileSync(script(), original);
+    }
+    expect(realErrors(consoleErrors)).toEqual([]);
+  });
+
+  test('the kill switch (SERVICE_WORKER=off) unregisters every worker, deletes its caches and reloads its pages onto the network', async ({
+    page,
+    context,
+  }) => {
+    test.setTimeout(90_000);
+    expectConsoleErrors('the page is reloaded under the test, and then offline with no worker the page cannot load');
+    await page.goto('/');
+    await waitForPreload(page);
+    await offlineReady(page);
+    const restore = async (overrides: Record<string, string>) => {
+      await stopApp('host');
+      prepareNginx('host', overrides);
+      await startApp('host');
+    };
+    try {
+      await restore({ SERVICE_WORKER: 'off' });
+      const config = (await (await fetch(`${HOST_URL}/config.json`)).json()) as { serviceWorker: boolean };
+      expect(config.serviceWorker).toBe(false);
+      // The next load checks the worker's script (served uncached), gets the kill switch's.
+      await page.reload();
+      const state = () =>
+        page
+          .evaluate(async () => ({
+            registrations: (await navigator.serviceWorker.getRegistrations()).length,
+            caches: (await caches.keys()).filter((name) => name.startsWith('sg-')),
+          }))
+          .catch(() => null); // the worker reloads the page under us: ask again
+      await expect.poll(state, { timeout: 20_000 }).toEqual({ registrations: 0, caches: [] });
+      await context.setOffline(true);
+      await expect(page.goto('/')).rejects.toThrow(/ERR_INTERNET_DISCONNECTED/);
+    } finally {
+      await context.setOffline(false);
+      await restore({});
+    }
+  });
+});
+
+test('Background Sync (Chromium): a sign-up kept offline is sent by the worker, with every tab of the app closed', async ({
+  page,
+  context,
+  request,
+}) => {
+  offlineErrorsExpected();
+  const who = person({ firstName: 'Yanis' });
+  await page.goto('/sign-up');
+  await waitForPreload(page);
+  await offlineReady(page);
+  // The browser's own wake-up, through the DevTools protocol: Playwright's online switch sends none.
+  const blank = await context.newPage();
+  const devtools = await context.newCDPSession(blank);
+  const registrations: string[] = [];
+  devtools.on('ServiceWorker.workerRegistrationUpdated', ({ registrations: updated }) =>
+    registrations.push(...updated.filter((one) => !one.isDeleted).map((one) => one.registrationId)),
+  );
+  await devtools.send('ServiceWorker.enable');
+  await expect.poll(() => registrations.length).toBeGreaterThan(0);
+  await fillSignUp(page, who);
+  await context.setOffline(true);
+  await page.getByRole('button', { name: 'Sign up', exact: true }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Saved on this phone' })).toBeVisible();
+  await page.close();
+  await context.setOffline(false);
+  await devtools.send('ServiceWorker.dispatchSyncEvent', {
+    origin: HOST_URL,
+    registrationId: registrations[0] ?? '',
+    tag: 'sg-sign-up-outbox',
+    lastChance: false,
+  });
+  // Read where the app keeps it, from a page of the host's origin that runs none of the app's code.
+  await blank.goto('/build-info.json');
+  const stored = (key: string) =>
+    blank.evaluate(
+      (name) =>
+        new Promise<unknown>((resolve, reject) => {
+          const open = indexedDB.open('_ionicstorage');
+          open.onerror = () => reject(open.error);
+          open.onsuccess = () => {
+            const read = open.result.transaction('_ionickv').objectStore('_ionickv').get(name);
+            read.onsuccess = () => resolve(read.result ?? null);
+            read.onerror = () => reject(read.error);
+          };
+        }),
+      key,
+    );
+  await expect.poll(() => stored('signUp.result'), { timeout: 20_000 }).toMatchObject({ firstName: 'Yanis' });
+  expect(await stored('signUp.outbox')).toBeNull(); // deleted once acknowledged
+  await expectCardTaken(request, who);
+});

@@ -1,0 +1,122 @@
+/**
+ * What the service worker keeps for an offline start (docs/offline.md), as pure functions the
+ * worker and its tests share: the pages, and for each remote the one build those pages name.
+ */
+import { buildEntryUrl, PAGE_BUILDS_ATTRIBUTE, parsePageBuilds } from '@special-gift/shared/composition';
+import { SUPPORTED_LANGUAGES as LANGUAGES } from '@special-gift/shared';
+import { REMOTES } from '../../config/remotes.generated';
+import { manifestFiles } from '../../config/mf-manifest';
+
+/** Every route's composed page is kept: after one visit each screen opens offline. */
+export const OFFLINE_ROUTES: readonly string[] = REMOTES.map((remote) => remote.route);
+
+/** The worker's script, on the host's origin, served uncached (the kill switch depends on it). */
+export const SERVICE_WORKER_URL = '/service-worker.js';
+
+/** The page's message to a worker it just registered: keep the set now (the page came from the network). */
+export const REFRESH_SET_MESSAGE = 'sg-refresh-set';
+
+/** Cache names. Each name means the same bytes in every version of the worker (update policy). */
+export const CACHE = {
+  pages: 'sg-pages',
+  /** The host's own files: config.json, texts, hashed scripts and stylesheets. */
+  shell: 'sg-shell',
+  /** Remotes running their image's own build (no release pointer): by URL. */
+  image: 'sg-image',
+  /** The set's description (meta entry below). */
+  meta: 'sg-meta',
+} as const;
+/** One cache per published build, named by its folder: filled whole before any page names it. */
+export const BUILD_CACHE_PREFIX = 'sg-build ';
+export const buildCacheName = (base: string) => `${BUILD_CACHE_PREFIX}${base}`;
+/** Written into a build's cache last: the build is complete (every file its manifest lists). */
+export const COMPLETE_MARKER = '.sg-complete';
+export const META_KEY = '/__sg/offline-set';
+/** Every cache this app's worker writes starts so; the kill switch deletes exactly these. */
+export const isOwnCache = (name: string) => name.startsWith('sg-');
+
+/** A published build's folder `<origin>/…/builds/<12 hex>/`: its files never change. */
+const BUILD_FOLDER = /^(.*\/builds\/[0-9a-f]{12}\/)/;
+export const publishedBuildBase = (url: string): string | undefined => BUILD_FOLDER.exec(url)?.[1];
+/** Content-hashed file names (webpack's `[contenthash:8]`): the name changes with the bytes. */
+export const isHashedFile = (path: string) => /\.[0-9a-f]{8}\.(js|css)$/.test(path);
+/** A remote's files that change in place on a redeploy of its image (revalidated online). */
+export const isImageEntryFile = (path: string) =>
+  /\/(remoteEntry\.js|mf-manifest\.json)$/.test(path) || /\/assets\/i18n\/[a-z]{2}\.json$/.test(path);
+
+/** The builds a composed page names (`<html data-sg-builds>`), read from its HTML. */
+export function buildsInPage(html: string): Record<string, string> {
+  return parsePageBuilds(new RegExp(`${PAGE_BUILDS_ATTRIBUTE}="([^"]*)"`).exec(html)?.[1]);
+}
+
+/** The host's own hashed files a page loads (page loader, app, screen stylesheets): root-relative. */
+export function hostFilesInPage(html: string): string[] {
+  const files = new Set<string>();
+  for (const match of html.matchAll(/(?:src|href|content)="(\/[^"?#]+)"/g)) {
+    const path = match[1] ?? '';
+    if (isHashedFile(path)) files.add(path);
+  }
+  return [...files];
+}
+
+/** One remote's part of the set: the folder its code and texts load from, and whether it is published. */
+export interface RemoteBuild {
+  readonly remote: string;
+  readonly base: string;
+  readonly published: boolean;
+}
+
+/** Where each remote's code comes from for pages with these builds (config.json's entries otherwise). */
+export function remoteBuilds(
+  entries: Readonly<Record<string, string>>,
+  builds: Readonly<Record<string, string>>,
+  pageUrl: string,
+): RemoteBuild[] {
+  return REMOTES.map(({ name }) => {
+    const entry = entries[name];
+    if (entry === undefined) throw new Error(`config.json names no entry for ${name}`);
+    const base = new URL('.', buildEntryUrl(entry, builds[name], pageUrl)).href;
+    return { remote: name, base, published: builds[name] !== undefined };
+  });
+}
+
+/** Every file of a build, relative to its folder: entry, manifest, code and stylesheets, texts. */
+export function buildFiles(manifest: unknown): string[] {
+  const entry =
+    (manifest as { metaData?: { remoteEntry?: { name?: string } } } | null)?.metaData?.remoteEntry?.name ??
+    'remoteEntry.js';
+  const texts = LANGUAGES.map((language) => `assets/i18n/${language}.json`);
+  return [...new Set([entry, 'mf-manifest.json', ...manifestFiles(manifest), ...texts])];
+}
+
+/** The host's files that every page needs besides its hashed ones: config, texts, the icon. */
+export const HOST_REVALIDATED_FILES: readonly string[] = [
+  '/config.json',
+  '/favicon.svg',
+  ...LANGUAGES.map((language) => `/assets/i18n/${language}.json`),
+];
+
+/** What the meta entry records about the current set, and the one before it (kept for open tabs). */
+export interface OfflineSet {
+  readonly at: string;
+  readonly builds: Readonly<Record<string, string>>;
+  /** Folders of the published builds, each a cache of its own. */
+  readonly buildBases: readonly string[];
+  /** URLs kept in the shell and image caches for this set. */
+  readonly urls: readonly string[];
+  /** Bytes of every body in the set (pages, host files, builds). */
+  readonly bytes: number;
+  readonly previous?: Omit<OfflineSet, 'previous'>;
+}
+
+/**
+ * What the purge keeps: the current set and the previous one (a tab opened on it may still load a
+ * lazy chunk of it, offline). So at most two builds of each remote are ever kept.
+ */
+export function keptBy(set: OfflineSet): { buildBases: Set<string>; urls: Set<string> } {
+  const sets = [set, ...(set.previous ? [set.previous] : [])];
+  return {
+    buildBases: new Set(sets.flatMap((one) => one.buildBases)),
+    urls: new Set(sets.flatMap((one) => one.urls)),
+  };
+}

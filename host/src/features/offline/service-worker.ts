@@ -1,0 +1,317 @@
+/// <reference lib="webworker" />
+/**
+ * The host's service worker (docs/offline.md): the app opens with no network after one visit, and
+ * never mixes two builds of a remote. Built on its own (tooling/webpack), registered by the page
+ * once its first screen is up and the other screens are preloaded.
+ *
+ * - The composed pages: network first (3 s), so a release or a rollback reaches the next page as
+ *   without a worker; offline, the last set's page of the route.
+ * - A published build (`…/builds/<id>/`): cache first, in a cache of its own, filled with every
+ *   file of the build before any kept page names it. Its URL holds its id, so any worker version,
+ *   any tab, gets the same bytes for it.
+ * - config.json and texts: network first (3 s). Hashed files: cache first.
+ * - Everything else (the API, sign-ups, telemetry) is not handled: it never enters a cache.
+ * Every response kept is a CORS or same-origin 200, never opaque: the page's integrity check
+ * (SRI) runs on it as on the network's.
+ */
+import { CacheableResponsePlugin } from 'workbox-cacheable-response';
+import { ExpirationPlugin } from 'workbox-expiration';
+import { registerRoute } from 'workbox-routing';
+import { CacheFirst, NetworkFirst, type Strategy } from 'workbox-strategies';
+import { parseRuntimeConfig } from '../../config/runtime-config';
+import { sendOnBackgroundSync } from './background-sync';
+import { retire } from './retire';
+import {
+  BUILD_CACHE_PREFIX,
+  buildCacheName,
+  buildFiles,
+  buildsInPage,
+  CACHE,
+  COMPLETE_MARKER,
+  HOST_REVALIDATED_FILES,
+  hostFilesInPage,
+  isHashedFile,
+  isImageEntryFile,
+  keptBy,
+  META_KEY,
+  OFFLINE_ROUTES,
+  type OfflineSet,
+  REFRESH_SET_MESSAGE,
+  publishedBuildBase,
+  remoteBuilds,
+} from './offline-set';
+
+declare const self: ServiceWorkerGlobalScope;
+
+/** Past this, a page, config.json or a text comes from the cache: a phone with one bar of signal. */
+const NETWORK_TIMEOUT_SECONDS = 3;
+/** Bound on the host's hashed files kept (two sets' worth is about ten). */
+const MAX_SHELL_ENTRIES = 40;
+/** Bound on an image build's files kept by URL (besides the purge by set). */
+const MAX_IMAGE_ENTRIES = 120;
+
+const ok = () => new CacheableResponsePlugin({ statuses: [200] });
+/**
+ * The remotes answer `Vary: Origin` (their CORS header names the host); every response kept here
+ * was fetched for this one origin, so a lookup ignores it (the set's own puts carry no Origin).
+ */
+const matchOptions: CacheQueryOptions = { ignoreVary: true };
+
+// Takes over at once, and so does every later version: no version changes what a cache name holds
+// (a build's cache is its id's bytes, a page cache the last set's pages), so an open tab gets the
+// same bytes for the same URL from any version (docs/offline.md, "Updates").
+self.addEventListener('install', () => void self.skipWaiting());
+// Navigation preload: the page's request starts while the worker boots, not after (a network-first
+// page would otherwise wait for the worker's start on every visit). Workbox uses its answer.
+self.addEventListener('activate', (event) =>
+  event.waitUntil(Promise.all([self.clients.claim(), self.registration.navigationPreload?.enable()])),
+);
+// The page that registered the worker came from the network, not through it: it asks for its set
+// (register-worker.ts). Not in `activate`: the page's requests would wait for the whole fill.
+self.addEventListener('message', (event) => {
+  if ((event.data as { type?: unknown } | null)?.type === REFRESH_SET_MESSAGE) event.waitUntil(refreshSoon());
+});
+
+const sameOrigin = (url: URL) => url.origin === self.location.origin;
+const isRoute = (url: URL) => OFFLINE_ROUTES.includes(url.pathname);
+
+registerRoute(
+  ({ request, url }) => request.mode === 'navigate' && sameOrigin(url) && isRoute(url),
+  new NetworkFirst({
+    cacheName: CACHE.pages,
+    networkTimeoutSeconds: NETWORK_TIMEOUT_SECONDS,
+    // `?card=…` and the like open the route's page: the app reads the query itself.
+    matchOptions: { ignoreSearch: true, ignoreVary: true },
+    plugins: [
+      {
+        // Pages are kept only with their whole set (refreshSet), never one by one.
+        cacheWillUpdate: async () => null,
+        // After each page (from the network or the preload; offline, the refresh fails at once).
+        handlerDidRespond: async ({ event }) => event.waitUntil(refreshAfterLoad()),
+      },
+    ],
+  }),
+);
+
+registerRoute(
+  ({ url }) => sameOrigin(url) && HOST_REVALIDATED_FILES.includes(url.pathname),
+  new NetworkFirst({ cacheName: CACHE.shell, networkTimeoutSeconds: NETWORK_TIMEOUT_SECONDS, plugins: [ok()] }),
+);
+registerRoute(
+  ({ url }) => sameOrigin(url) && isHashedFile(url.pathname),
+  new CacheFirst({
+    cacheName: CACHE.shell,
+    plugins: [ok(), new ExpirationPlugin({ maxEntries: MAX_SHELL_ENTRIES, purgeOnQuotaError: true })],
+  }),
+);
+
+/** One cache-first strategy per published build's cache. */
+const buildStrategies = new Map<string, Strategy>();
+registerRoute(
+  ({ request, url }) => !sameOrigin(url) && request.mode === 'cors' && publishedBuildBase(url.href) !== undefined,
+  (options) => {
+    const name = buildCacheName(publishedBuildBase(options.url.href) ?? '');
+    let strategy = buildStrategies.get(name);
+    if (!strategy)
+      buildStrategies.set(name, (strategy = new CacheFirst({ cacheName: name, matchOptions, plugins: [ok()] })));
+    return strategy.handle(options);
+  },
+);
+
+// A remote on its image's own build (no release pointer): its entry, manifest and texts change in
+// place on a redeploy, so they are network first; its hashed files are cache first.
+const imageLimit = new ExpirationPlugin({ maxEntries: MAX_IMAGE_ENTRIES, purgeOnQuotaError: true });
+registerRoute(
+  ({ request, url }) => !sameOrigin(url) && request.mode === 'cors' && isHashedFile(url.pathname),
+  new CacheFirst({ cacheName: CACHE.image, matchOptions, plugins: [ok(), imageLimit] }),
+);
+registerRoute(
+  ({ request, url }) => !sameOrigin(url) && request.mode === 'cors' && isImageEntryFile(url.pathname),
+  new NetworkFirst({
+    cacheName: CACHE.image,
+    matchOptions,
+    networkTimeoutSeconds: NETWORK_TIMEOUT_SECONDS,
+    plugins: [ok(), imageLimit],
+  }),
+);
+
+// A sign-up kept on the device, sent when the browser says the network is back (Chromium).
+sendOnBackgroundSync(self, async () => {
+  const config =
+    (await caches.match(new URL('/config.json', self.location.href).href)) ?? (await fetch('/config.json'));
+  return parseRuntimeConfig(await config.json()).apiBase;
+});
+
+// ---- The offline set: every route's page, the host's files, and one build of each remote ----
+
+/** The set is refreshed this long after a page arrives: its own loads go first. */
+const REFRESH_DELAY_MS = 2000;
+const refreshAfterLoad = () => new Promise((resolve) => setTimeout(resolve, REFRESH_DELAY_MS)).then(refreshSoon);
+
+let refreshing: Promise<void> | undefined;
+let refreshAgain = false;
+
+/** One refresh at a time; a navigation during one asks for one more after it, not one each. */
+function refreshSoon(): Promise<void> {
+  if (refreshing) {
+    refreshAgain = true;
+    return refreshing;
+  }
+  refreshing = (async () => {
+    do {
+      refreshAgain = false;
+      await refreshSet().catch((error: unknown) => console.warn('[offline] set not refreshed', error));
+    } while (refreshAgain);
+  })().finally(() => (refreshing = undefined));
+  return refreshing;
+}
+
+/** A CORS request (never opaque), as the page's `crossorigin` scripts and texts make. */
+async function fetchOk(url: string, init: RequestInit = {}): Promise<Response> {
+  const response = await fetch(url, {
+    credentials: sameOrigin(new URL(url, self.location.href)) ? 'same-origin' : 'omit',
+    ...init,
+  });
+  if (!response.ok || response.type === 'opaque') throw new Error(`${url} answered ${response.status}`);
+  return response;
+}
+
+const sizeOf = async (response: Response) => (await response.clone().arrayBuffer()).byteLength;
+
+/** An immutable file (hashed name, or in a published build): fetched only if not kept yet. Its size. */
+async function keep(cache: Cache, url: string): Promise<number> {
+  const kept = await cache.match(url);
+  if (kept) return sizeOf(kept);
+  const response = await fetchOk(url);
+  const size = await sizeOf(response);
+  await cache.put(url, response);
+  return size;
+}
+
+/**
+ * Fetches every route's page, and keeps them only once everything they need is kept: the builds
+ * their snapshot names (each whole), the host's files. Pages of two snapshots (a release between
+ * two of the fetches) are not kept: the next navigation tries again.
+ */
+async function refreshSet(): Promise<void> {
+  const configResponse = await fetchOk('/config.json', { cache: 'no-cache' });
+  const config = parseRuntimeConfig(await configResponse.clone().json());
+  if (config.serviceWorker === false) return retire(self);
+
+  const pages = await Promise.all(
+    OFFLINE_ROUTES.map(async (route) => {
+      const response = await fetchOk(route, { cache: 'no-cache', headers: { Accept: 'text/html' } });
+      return { route, response, html: await response.clone().text() };
+    }),
+  );
+  const snapshots = new Set(pages.map(({ html }) => JSON.stringify(buildsInPage(html))));
+  if (snapshots.size !== 1) throw new Error('a release landed between the pages: not kept');
+  const builds = buildsInPage(pages[0]?.html ?? '');
+
+  let bytes = 0;
+  const buildBases: string[] = [];
+  const urls: string[] = [];
+  for (const remote of remoteBuilds(config.remotes, builds, self.location.href)) {
+    if (remote.published) {
+      bytes += await keepPublishedBuild(remote.base);
+      buildBases.push(remote.base);
+    } else {
+      const kept = await keepImageBuild(remote.base);
+      bytes += kept.bytes;
+      urls.push(...kept.urls);
+    }
+  }
+
+  const shell = await caches.open(CACHE.shell);
+  const hostFiles = [...new Set(pages.flatMap(({ html }) => hostFilesInPage(html)))];
+  for (const path of hostFiles) {
+    const url = new URL(path, self.location.href).href;
+    bytes += await keep(shell, url);
+    urls.push(url);
+  }
+  for (const path of HOST_REVALIDATED_FILES) {
+    const url = new URL(path, self.location.href).href;
+    const response = path === '/config.json' ? configResponse : await fetchOk(url, { cache: 'no-cache' });
+    bytes += await sizeOf(response);
+    await shell.put(url, response);
+    urls.push(url);
+  }
+
+  // Replaced meanwhile (a new version, the kill switch): the newer worker decides what is kept.
+  if ((self as { serviceWorker?: ServiceWorker }).serviceWorker?.state === 'redundant') return;
+  // Last, all pages at once: from here on an offline start opens on this set.
+  const pageCache = await caches.open(CACHE.pages);
+  for (const { route, response } of pages) {
+    bytes += await sizeOf(response);
+    await pageCache.put(new URL(route, self.location.href).href, response);
+  }
+
+  const meta = await caches.open(CACHE.meta);
+  const previous = await readSet(meta);
+  const current = { at: new Date().toISOString(), builds, buildBases, urls, bytes };
+  // The set before this one stays for a tab still on it; the same set again keeps the one before.
+  const before = previous && sameFiles(previous, current) ? previous.previous : previous && withoutPrevious(previous);
+  const set: OfflineSet = { ...current, ...(before ? { previous: before } : {}) };
+  await meta.put(META_KEY, new Response(JSON.stringify(set), { headers: { 'Content-Type': 'application/json' } }));
+  await purge(set);
+}
+
+const sameFiles = (a: Omit<OfflineSet, 'previous'>, b: Omit<OfflineSet, 'previous'>) =>
+  JSON.stringify([a.buildBases, [...a.urls].sort()]) === JSON.stringify([b.buildBases, [...b.urls].sort()]);
+const withoutPrevious = ({ previous: _, ...set }: OfflineSet) => set;
+
+async function readSet(meta: Cache): Promise<OfflineSet | undefined> {
+  const response = await meta.match(META_KEY);
+  return response ? ((await response.json()) as OfflineSet) : undefined;
+}
+
+/** Fills a published build's cache with every file its manifest lists, then marks it complete. */
+async function keepPublishedBuild(base: string): Promise<number> {
+  const cache = await caches.open(buildCacheName(base));
+  const marker = await cache.match(base + COMPLETE_MARKER);
+  if (marker) return Number(await marker.text());
+  const manifest = (await cache.match(`${base}mf-manifest.json`)) ?? (await fetchOk(`${base}mf-manifest.json`));
+  let bytes = 0;
+  for (const file of buildFiles(await manifest.clone().json())) bytes += await keep(cache, base + file);
+  await cache.put(base + COMPLETE_MARKER, new Response(String(bytes)));
+  return bytes;
+}
+
+/**
+ * A remote on its image's own build: its entry, manifest and texts fetched afresh together, and
+ * every hashed file that manifest lists. Hashed names cannot mix two builds' bytes.
+ */
+async function keepImageBuild(base: string): Promise<{ bytes: number; urls: string[] }> {
+  const cache = await caches.open(CACHE.image);
+  const manifest = await fetchOk(`${base}mf-manifest.json`, { cache: 'no-cache' });
+  let bytes = 0;
+  const urls: string[] = [];
+  for (const file of buildFiles(await manifest.clone().json())) {
+    const url = base + file;
+    if (isHashedFile(file)) bytes += await keep(cache, url);
+    else {
+      const response = file === 'mf-manifest.json' ? manifest : await fetchOk(url, { cache: 'no-cache' });
+      bytes += await sizeOf(response);
+      await cache.put(url, response);
+    }
+    urls.push(url);
+  }
+  return { bytes, urls };
+}
+
+/**
+ * Deletes every build no kept set names, and the host's and image builds' files of no kept set:
+ * at most two builds of each remote stay (this set's and the one before, for a tab still on it).
+ */
+async function purge(set: OfflineSet): Promise<void> {
+  const kept = keptBy(set);
+  for (const name of await caches.keys()) {
+    if (name.startsWith(BUILD_CACHE_PREFIX) && !kept.buildBases.has(name.slice(BUILD_CACHE_PREFIX.length)))
+      await caches.delete(name);
+  }
+  for (const name of [CACHE.shell, CACHE.image]) {
+    const cache = await caches.open(name);
+    for (const request of await cache.keys())
+      if (isHashedFile(new URL(request.url).pathname) && !kept.urls.has(request.url)) await cache.delete(request);
+  }
+}
