@@ -97,9 +97,11 @@ it('holds without enough sessions, then rolls a failing canary back by itself', 
     name: 'signup verdict',
     expiresInDays: 1,
   });
+  expect(created.status).toBe(201);
   const { token, id } = (await created.json()) as { token: string; id: string };
+  const locked = await call('POST', '/v1/releases/remotes/signup/lock', { reason: 'incident: canary under watch' });
+  expect(locked.status).toBe(200);
   process.env.SG_RELEASE_TOKEN = token;
-  await call('POST', '/v1/releases/remotes/signup/lock', { reason: 'incident: canary under watch' });
   const log = jest.spyOn(console, 'log').mockImplementation(() => undefined);
   try {
     // No field data yet: the arms come from the pointer, and there is nothing to judge.
@@ -117,6 +119,7 @@ it('holds without enough sessions, then rolls a failing canary back by itself', 
     expect(printed).toContain(`Aborted signup's canary ${CANARY}`);
   } finally {
     log.mockRestore();
+    delete process.env.SG_RELEASE_TOKEN;
   }
   const state = (await (await call('GET', '/v1/releases/remotes/signup')).json()) as {
     pointer: { live: string; canary: string | null };

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { ROLES, type Role } from '@special-gift/shared/api';
 import { REMOTES, type RemoteApp } from '../remotes';
 import { channelFrom, ReleaseApi, type ActionRequest, type RemoteState } from './api-client';
 import { computeBuild } from './build-id';
@@ -298,8 +299,7 @@ async function tokenCommand(args: ParsedArgs, api: ReleaseApi, out: (line: strin
       const role = args.flags.get('role') ?? '';
       const name = args.flags.get('name') ?? '';
       const days = args.flags.get('days') ?? '90';
-      if (!['viewer', 'deployer', 'admin'].includes(role))
-        throw new UsageError('token create needs --role viewer|deployer|admin');
+      if (!ROLES.includes(role as Role)) throw new UsageError(`token create needs --role ${ROLES.join('|')}`);
       if (name.trim() === '') throw new UsageError('token create needs --name <text>');
       if (!/^[0-9]{1,3}$/.test(days) || Number(days) < 1 || Number(days) > 365)
         throw new UsageError('--days must be from 1 to 365');

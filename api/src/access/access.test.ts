@@ -321,6 +321,26 @@ describe.each(testEngines())('scoped tokens, audit trail and locks on %s', (engi
         /^signup is locked by incident lead since .*: incident 7\. Only abort and rollback/,
       );
     }
+    // A rollback to a build never live here would be a release by another name: refused too.
+    const fresh = freshBuildId();
+    await ok(
+      call('POST', '/v1/releases/builds', OPERATOR, {
+        remote: OWN,
+        buildId: fresh,
+        contractMajor: 1,
+        files: 1,
+        bytes: 1,
+        integrity: INTEGRITY,
+      }),
+    );
+    const sneaked = await call('POST', `/v1/releases/remotes/${OWN}/actions`, deployer.token, {
+      action: 'rollback',
+      buildId: fresh,
+      expectedRevision: await revision(OWN),
+      reason: 'not really a rollback',
+    });
+    expect(sneaked.status).toBe(409);
+    expect(((await sneaked.json()) as { error: { code: string } }).error.code).toBe('remote_locked');
     const state = await ok<{ lock: { reason: string; lockedBy: string } | null }>(
       call('GET', `/v1/releases/remotes/${OWN}`, deployer.token),
     );
@@ -332,6 +352,18 @@ describe.each(testEngines())('scoped tokens, audit trail and locks on %s', (engi
       reason: 'bad canary',
     });
     expect(aborted.status).toBe(200);
+    // Rolling back to the build live before the current one stays open.
+    await ok(call('POST', `/v1/releases/remotes/${OWN}/unlock`, deployer.token, { reason: 'release' }));
+    const before = live[OWN]!;
+    expect((await release(OWN, deployer.token, candidate)).status).toBe(200);
+    await ok(call('POST', `/v1/releases/remotes/${OWN}/lock`, deployer.token, { reason: 'incident 8' }));
+    const back = await call('POST', `/v1/releases/remotes/${OWN}/actions`, deployer.token, {
+      action: 'rollback',
+      buildId: before,
+      expectedRevision: await revision(OWN),
+      reason: 'back to the last good build',
+    });
+    expect(back.status).toBe(200);
     await ok(call('POST', `/v1/releases/remotes/${OWN}/unlock`, deployer.token, { reason: 'over' }));
     expect((await release(OWN, deployer.token, candidate)).status).toBe(200);
     live[OWN] = candidate;
@@ -390,6 +422,39 @@ describe.each(testEngines())('scoped tokens, audit trail and locks on %s', (engi
   it('refuses a token of another environment, and limits failed authentications', async () => {
     const staging = await startReplica({ releaseEnvironment: 'staging', authFailuresPerMinute: 3 });
     try {
+      // A staging deployer cannot purge a build production has had live (a rollback target there).
+      const productionTarget = freshBuildId();
+      const current = freshBuildId();
+      for (const buildId of [productionTarget, current]) {
+        await ok(
+          call('POST', '/v1/releases/builds', OPERATOR, {
+            remote: OWN,
+            buildId,
+            contractMajor: 1,
+            files: 1,
+            bytes: 1,
+            integrity: INTEGRITY,
+          }),
+        );
+        expect((await release(OWN, OPERATOR, buildId)).status).toBe(200);
+      }
+      live[OWN] = current;
+      const stagingDeployer = await ok<{ token: string }>(
+        fetch(`${staging.url}/v1/access/tokens`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${OPERATOR}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ name: 'staging ci', remote: OWN, role: 'deployer', expiresInDays: 1 }),
+        }),
+      );
+      const purge = await fetch(`${staging.url}/v1/releases/remotes/${OWN}/purge`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${stagingDeployer.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ buildIds: [productionTarget] }),
+      });
+      expect(purge.status).toBe(409);
+      expect(((await purge.json()) as { error: { message: string } }).error.message).toMatch(
+        /another environment's release history/,
+      );
       const made = await createToken(OWN, 'viewer', 'production viewer');
       // A production token shown to the staging API (the same database).
       const foreign = await fetch(`${staging.url}/v1/releases/remotes/${OWN}`, {

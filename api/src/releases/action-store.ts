@@ -21,7 +21,8 @@ export type ActionInput = ReleaseActionRequest;
 
 /**
  * What a lock freezes: every way of putting a build in front of visitors. Abort and rollback stay
- * open, the way back during an incident (the canary verdict's automatic abort among them).
+ * open, the way back during an incident (the canary verdict's automatic abort among them); a
+ * rollback only to a build this environment had live before (applyAction).
  */
 export const LOCKED_ACTIONS: readonly ReleaseAction[] = ['release', 'canary', 'promote', 'detach'];
 
@@ -97,6 +98,12 @@ export async function applyAction(
 
       const next = await nextState(tx, environment, remote, pointer, input);
       if ('kind' in next) return next;
+      // A rollback during a lock returns only to a build this environment had live before: with
+      // any build id it would be a release by another name.
+      if (input.action === 'rollback' && next.buildId !== null) {
+        const lock = await readLock(tx, environment, remote, { share: true });
+        if (lock && !(await wasLive(tx, environment, remote, next.buildId))) return { kind: 'locked', lock };
+      }
       const revision = input.expectedRevision + 1;
       const written = await writePointer(tx, environment, remote, pointer, next, input.expectedRevision, revision);
       if (!written) {
@@ -140,6 +147,17 @@ export async function applyAction(
       if (error instanceof RevisionTaken) return { kind: 'conflict', current: error.current };
       throw error;
     });
+}
+
+/** Whether `buildId` was live for `remote` in `environment` at some point of its history. */
+async function wasLive(tx: Queryable, environment: string, remote: string, buildId: string): Promise<boolean> {
+  const found = await tx.query(
+    `SELECT 1 FROM release_history WHERE environment = $1 AND remote = $2
+       AND ((build_id = $3 AND action IN ('release', 'promote', 'rollback')) OR previous_live = $3)
+     LIMIT 1`,
+    [environment, remote, buildId],
+  );
+  return found.rows.length > 0;
 }
 
 class RevisionTaken extends Error {

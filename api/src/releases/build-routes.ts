@@ -57,10 +57,13 @@ export function buildRoutes(router: Router, access: Access): void {
       if ('ok' in outcome) return void res.json({ remote, purged: outcome.purged });
       if (outcome.kind === 'unknown_build')
         throw new ApiError(404, 'unknown_build', `Build ${outcome.buildId} of ${remote} was never published.`);
+      const listed = `${outcome.buildIds.join(', ')} ${outcome.buildIds.length === 1 ? 'is' : 'are'}`;
       throw new ApiError(
         409,
         'release_refused',
-        `Not purged: ${outcome.buildIds.join(', ')} ${outcome.buildIds.length === 1 ? 'is' : 'are'} live or in canary.`,
+        outcome.kind === 'in_use'
+          ? `Not purged: ${listed} live or in canary.`
+          : `Not purged: ${listed} in another environment's release history (its rollback targets); only the operator purges those.`,
       );
     })
     .all(methodNotAllowed(['POST']));

@@ -1,5 +1,5 @@
 import type { PublishedBuild } from '@special-gift/shared/api';
-import { appendAudit, type Actor } from '../access';
+import { appendAudit, OPERATOR_TOKEN_ID, type Actor } from '../access';
 import { columns } from '../db/columns';
 import type { Database, Queryable } from '../db/database';
 
@@ -138,7 +138,8 @@ export async function lockServableBuild(tx: Queryable, remote: string, buildId: 
 export type PurgeOutcome =
   | { readonly ok: true; readonly purged: string[] }
   | { readonly kind: 'unknown_build'; readonly buildId: string }
-  | { readonly kind: 'in_use'; readonly buildIds: string[] };
+  | { readonly kind: 'in_use'; readonly buildIds: string[] }
+  | { readonly kind: 'other_environment'; readonly buildIds: string[] };
 
 /**
  * Marks builds purged, refusing any that a pointer of any environment uses. FOR UPDATE on the build
@@ -166,6 +167,19 @@ export async function purgeBuilds(
       [remote, ids],
     );
     if (used.rows.length > 0) return { kind: 'in_use', buildIds: used.rows.map((row) => row.build_id).sort() };
+    // Builds are shared by the environments on one database; one another environment has had live
+    // is a rollback target there, which a token of this environment must not take away.
+    if (actor.tokenId !== OPERATOR_TOKEN_ID) {
+      const elsewhere = await tx.query<{ build_id: string }>(
+        `SELECT DISTINCT build_id FROM release_history
+         WHERE remote = $1 AND build_id = ANY($2::text[]) AND environment <> $3
+         UNION SELECT DISTINCT previous_live FROM release_history
+         WHERE remote = $1 AND previous_live = ANY($2::text[]) AND environment <> $3`,
+        [remote, ids, environment],
+      );
+      if (elsewhere.rows.length > 0)
+        return { kind: 'other_environment', buildIds: elsewhere.rows.map((row) => row.build_id).sort() };
+    }
     await tx.query(
       'UPDATE release_builds SET purged_at = now() WHERE remote = $1 AND build_id = ANY($2::text[]) AND purged_at IS NULL',
       [remote, ids],
