@@ -24,10 +24,18 @@ async function checkOverlay(driver: Driver, { opener, kind }: { opener: string; 
     true,
   );
   await until(driver, `${kind}: focus moved in`, () => document.activeElement?.closest('dialog[open]') !== null);
-  for (let i = 0; i < 6; i++) {
+  // Tab never reaches the page behind: focus stays in the dialog, or leaves for the browser's own
+  // UI when it wraps (as a modal dialog allows: one stop in Chromium, the toolbar's in Firefox).
+  const stops: string[] = [];
+  for (let i = 0; i < 8; i++) {
     await driver.press('Tab');
-    expect((await focused(driver)).inDialog, `${kind}: focus kept inside after Tab ${i + 1}`).toBe(true);
+    const now = await focused(driver);
+    stops.push(now.inDialog ? 'dialog' : now.inDocument ? `page behind: ${now.element}` : 'browser UI');
   }
+  expect(
+    stops.filter((stop) => stop.startsWith('page behind')),
+    `${kind}: focus after each Tab`,
+  ).toEqual([]);
   await driver.press('Escape');
   await until(driver, `${kind}: closed`, () => document.querySelector('dialog[open]') === null);
   await until(

@@ -1,6 +1,6 @@
 import { expect, test } from '../support/engines/fixtures';
 import type { Driver } from '../support/engines/driver';
-import { ARABIC, chooseLanguage, until, untilPreloaded, untilOverlayOpen, untilVisible } from '../support/engines/page';
+import { ARABIC, chooseLanguage, until, untilPreloaded, untilOverlayOpen } from '../support/engines/page';
 import { focusProblems } from '../support/focus-obscured';
 
 /**

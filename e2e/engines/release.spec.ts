@@ -78,6 +78,8 @@ test('an open tab across a release keeps its build (its files gone from the root
     expect(fetched.some((url) => /card-scanner\.[0-9a-f]+\.js$/.test(url))).toBe(true);
     expect(fetched.filter((url) => !url.startsWith(`${SIGNUP_ORIGIN}/builds/${buildA}/`))).toEqual([]);
 
+    // The old tab closes first: WebKitGTK's driver runs one browser session at a time.
+    await driver.close();
     const newTab = await engineBrowser.open();
     try {
       await newTab.goto('/sign-up');

@@ -122,20 +122,26 @@ export interface WalkStep extends FocusReport {
  * of the current layer, reporting the focused element after each key. Whatever has focus at the
  * start (the page title, a field focused by script), each direction reaches every element once:
  * the extra key covers the one stop outside the page (the browser's own UI) when focus wraps.
+ * A browser whose own UI has more stops (Firefox: its toolbar's buttons) gets up to
+ * BROWSER_UI_STOPS more keys, until focus is back in the page and has reached every element.
  */
 export async function walkFocus(target: FocusTarget): Promise<{ steps: WalkStep[]; tabbables: string[] }> {
   const tabbables = await target.evaluate(tabbablesInPage);
   const steps: WalkStep[] = [];
-  const keys = [
-    ...Array<'Tab'>(tabbables.length + 1).fill('Tab'),
-    ...Array<'Shift+Tab'>(tabbables.length + 1).fill('Shift+Tab'),
-  ];
-  for (const key of keys) {
-    await target.press(key);
-    steps.push({ key, ...(await target.evaluate(focusReportInPage)) });
+  for (const key of ['Tab', 'Shift+Tab'] as const) {
+    const reached = new Set<string>();
+    for (let pressed = 0; pressed < tabbables.length + 1 + BROWSER_UI_STOPS; pressed++) {
+      if (pressed > tabbables.length && tabbables.every((element) => reached.has(element))) break;
+      await target.press(key);
+      const step = { key, ...(await target.evaluate(focusReportInPage)) };
+      reached.add(step.element);
+      steps.push(step);
+    }
   }
   return { steps, tabbables };
 }
+
+const BROWSER_UI_STOPS = 12;
 
 const obscured = (report: FocusReport) =>
   !report.none && (report.hiddenShare > SLIVER || report.labelHiddenShare > SLIVER || report.inViewShare < 1 - SLIVER);

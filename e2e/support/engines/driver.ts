@@ -33,6 +33,7 @@ export interface Driver {
   evaluateWithLibrary<R>(librarySource: string, fn: () => R | Promise<R>): Promise<R>;
   /** The layout viewport's size in CSS pixels (window.innerWidth/innerHeight). */
   setViewport(width: number, height: number): Promise<void>;
+  /** Closes the page (and its context); a second call does nothing. */
   close(): Promise<void>;
 }
 

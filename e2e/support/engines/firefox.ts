@@ -23,7 +23,7 @@ export async function launchFirefox(): Promise<{ open: () => Promise<Driver>; cl
       const context = await browser.createBrowserContext();
       const page = await context.newPage();
       await page.setViewport({ ...PHONE });
-      return bidiDriver(page, () => context.close());
+      return bidiDriver(page, () => context.close().catch(() => undefined));
     },
     close: () => browser.close(),
   };

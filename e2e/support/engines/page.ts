@@ -77,15 +77,20 @@ export async function clickText(driver: Driver, selector: string, text: string):
   await driver.click('[data-e2e-target]');
 }
 
-/** The focused element, described: `tag#id` or `tag "text"`, inside an open dialog or not. */
+/**
+ * The focused element, described (`tag#id` or `tag "text"`): inside an open dialog or not, and
+ * whether the page has focus at all (not when it is in the browser's own UI).
+ */
 export const focused = (driver: Driver) =>
   driver.evaluate(() => {
     const element = document.activeElement;
-    if (!element || element === document.body) return { element: 'body', inDialog: false };
+    const inDocument = document.hasFocus() && element !== null && element !== document.body;
+    if (!element || element === document.body) return { element: 'body', inDialog: false, inDocument };
     const text = (element.textContent ?? '').trim().slice(0, 40);
     return {
       element: `${element.tagName.toLowerCase()}${element.id ? `#${element.id}` : text ? ` "${text}"` : ''}`,
       inDialog: element.closest('dialog[open]') !== null,
+      inDocument,
     };
   });
 

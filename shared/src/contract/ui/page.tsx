@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import type { FocusEvent, ReactNode } from 'react';
 
 export interface PageProps {
   /** The page's heading, shown in the toolbar; focused after each navigation. */
@@ -23,8 +23,20 @@ export function Page({ title, start, end, children, footer, className }: PagePro
         </h1>
         <div className="sg-toolbar__end">{end}</div>
       </header>
-      <main className="sg-page__content">{children}</main>
+      <main className="sg-page__content" onFocus={keepFocusClearOfBars}>
+        {children}
+      </main>
       {footer ? <footer className="sg-page__footer">{footer}</footer> : null}
     </div>
   );
+}
+
+/**
+ * WebKit and Gecko scroll an element that gets focus into view without its scroll-margin (Chromium
+ * applies it), leaving a field under the sticky toolbar or footer; scrollIntoView applies the margin
+ * in every engine, and does nothing where the element is already clear of the bars.
+ */
+function keepFocusClearOfBars(event: FocusEvent<HTMLElement>) {
+  const target = event.target;
+  if (typeof target.scrollIntoView === 'function') target.scrollIntoView({ block: 'nearest', inline: 'nearest' });
 }
