@@ -64,3 +64,9 @@ export const useBrowserLanguage = (locale: string) => test.use({ locale });
 export async function waitForInteractive(page: Page) {
   await expect(page.locator('html')).toHaveAttribute('data-interactive', 'true', { timeout: 20_000 });
 }
+
+/**
+ * The notice Playwright prints where it blocks a page's service worker (the suite blocks them but in
+ * offline.spec.ts: playwright.config.ts): the app registering its worker, not a warning of the app.
+ */
+export const isBlockedWorkerNotice = (text: string) => text === 'Service Worker registration blocked by Playwright';

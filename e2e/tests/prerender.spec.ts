@@ -8,7 +8,14 @@ import { buildRemoteVariant, removeRemoteVariant, setEnglishText } from '../supp
 import { deployBuild, distOf, wwwRoot } from '../support/nginx';
 import { withRemoteFront } from '../support/remote-front';
 import { E2E_PORTS, HOST_URL } from '../support/topology';
-import { expect, expectConsoleErrors, pageTitle, test, waitForPreload } from '../support/fixtures';
+import {
+  expect,
+  expectConsoleErrors,
+  isBlockedWorkerNotice,
+  pageTitle,
+  test,
+  waitForPreload,
+} from '../support/fixtures';
 import type { Page, Route } from '@playwright/test';
 
 interface ScreenTexts {
@@ -145,6 +152,7 @@ test.describe('prerendered first screen, composed per request', () => {
           const page = await context.newPage();
           const problems: string[] = [];
           page.on('console', (message) => {
+            if (isBlockedWorkerNotice(message.text())) return;
             if (message.type() === 'error' || message.type() === 'warning')
               problems.push(`${message.type()}: ${message.text()}`);
           });

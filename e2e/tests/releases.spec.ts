@@ -4,7 +4,14 @@ import { devices, type Browser, type BrowserContext, type Page } from '@playwrig
 import en from '../../remote-signup/public/assets/i18n/en.json';
 import { buildRemoteVariant, removeRemoteVariant, setEnglishText } from '../support/build-variant';
 import { launchWithFakeCamera, writeQrVideo } from '../support/fake-camera';
-import { expect, pageTitle, test, waitForInteractive, waitForPreload } from '../support/fixtures';
+import {
+  expect,
+  isBlockedWorkerNotice,
+  pageTitle,
+  test,
+  waitForInteractive,
+  waitForPreload,
+} from '../support/fixtures';
 import { deployBuild, distOf, wwwRoot } from '../support/nginx';
 import { buildsInHtml, pageBuilds, publish, release, releaseNow } from '../support/releases';
 import { newCardCode } from '../support/sign-up';
@@ -302,7 +309,8 @@ test('pages composed while the pointer flips, under a load of page requests, hyd
   const context = await browser.newContext({ ...pixel7, baseURL: HOST_URL });
   const page = await context.newPage();
   page.on('console', (message) => {
-    if (['error', 'warning'].includes(message.type())) warnings.push(message.text());
+    if (['error', 'warning'].includes(message.type()) && !isBlockedWorkerNotice(message.text()))
+      warnings.push(message.text());
   });
   page.on('pageerror', (error) => warnings.push(error.message));
   const started = Date.now();

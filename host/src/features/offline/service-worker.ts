@@ -61,11 +61,9 @@ const matchOptions: CacheQueryOptions = { ignoreVary: true };
 // (a build's cache is its id's bytes, a page cache the last set's pages), so an open tab gets the
 // same bytes for the same URL from any version (docs/offline.md, "Updates").
 self.addEventListener('install', () => void self.skipWaiting());
-// Navigation preload: the page's request starts while the worker boots, not after (a network-first
-// page would otherwise wait for the worker's start on every visit). Workbox uses its answer.
-self.addEventListener('activate', (event) =>
-  event.waitUntil(Promise.all([self.clients.claim(), self.registration.navigationPreload?.enable()])),
-);
+// No navigation preload: with it, Firefox ESR 153 fails the navigation when the preload is refused
+// (no network) instead of letting the worker answer from its cache (docs/offline.md, "By engine").
+self.addEventListener('activate', (event) => event.waitUntil(self.clients.claim()));
 // The page that registered the worker came from the network, not through it: it asks for its set
 // (register-worker.ts). Not in `activate`: the page's requests would wait for the whole fill.
 self.addEventListener('message', (event) => {
@@ -86,7 +84,7 @@ registerRoute(
       {
         // Pages are kept only with their whole set (refreshSet), never one by one.
         cacheWillUpdate: async () => null,
-        // After each page (from the network or the preload; offline, the refresh fails at once).
+        // After each page it answered (offline, the refresh fails at its first request, harmlessly).
         handlerDidRespond: async ({ event }) => event.waitUntil(refreshAfterLoad()),
       },
     ],
