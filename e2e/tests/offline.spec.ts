@@ -9,7 +9,7 @@ import { distOf, prepareNginx, wwwRoot } from '../support/nginx';
 import { buildsInHtml, pageBuilds, publish, release } from '../support/releases';
 import { startApp, stopApp } from '../support/servers';
 import { expectCardTaken, fillSignUp, person } from '../support/sign-up';
-import { E2E_PORTS, HOST_URL, STATE_DIR } from '../support/topology';
+import { API_URL, E2E_PORTS, HOST_URL, STATE_DIR } from '../support/topology';
 
 /**
  * The offline service worker (docs/offline.md) on the suite's production builds and nginx.
@@ -66,6 +66,14 @@ test.describe('an offline start after one visit', () => {
     const set = await offlineReady(page);
     console.log(`offline set kept after one visit: ${set.bytes} bytes`);
 
+    // Only the worker's caches may answer: the browser's HTTP cache still holds the first visit's files.
+    await (await context.newCDPSession(page)).send('Network.clearBrowserCache');
+    const failed: string[] = [];
+    page.on('requestfailed', (request) => {
+      // The API is meant to be unreachable offline; every file of the app must come from the set.
+      if (!request.url().startsWith(API_URL) && !new URL(request.url()).pathname.startsWith('/api/'))
+        failed.push(request.url());
+    });
     await context.setOffline(true);
     const screens = [
       { route: '/', title: introFr.headline, role: 'heading' as const },
@@ -78,12 +86,18 @@ test.describe('an offline start after one visit', () => {
       await waitForInteractive(page);
       if (screen.role) await expect(page.getByRole(screen.role, { name: screen.title })).toBeVisible();
       else await expect(pageTitle(page)).toHaveText(screen.title);
+      // The host's own stylesheet (main.<hash>.css: the design tokens) applies offline.
+      const toolbarHeight = await page.evaluate(() =>
+        getComputedStyle(document.documentElement).getPropertyValue('--sg-toolbar-height').trim(),
+      );
+      expect(toolbarHeight, `host stylesheet on ${screen.route}`).toBe('56px');
     }
     // Between screens, offline too: the preloaded code and texts come from the kept set.
     await page.goto('/');
     await page.getByRole('button', { name: introFr.getStarted }).click();
     await expect(pageTitle(page)).toHaveText(signupFr.title);
     expect(realErrors(consoleErrors)).toEqual([]);
+    expect(failed).toEqual([]);
   });
 });
 
