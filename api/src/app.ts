@@ -12,6 +12,7 @@ import { xsrfProtection } from './http/xsrf';
 import { healthRoutes } from './routes/health';
 import { releaseRoutes } from './routes/releases';
 import { signUpRoutes } from './routes/sign-ups';
+import { IDEMPOTENCY_KEY_DEFAULT_TTL_HOURS } from '@special-gift/shared/api';
 import { telemetryRoutes } from './routes/telemetry';
 import { TelemetryStore } from './telemetry/telemetry-store';
 import { ROUTE_OWNERS } from './telemetry/vocabulary';
@@ -53,7 +54,7 @@ export function createApp({
   allowedOrigins = [],
   trustedProxies: proxies = [],
   signUpsPerMinute = 0,
-  idempotencyKeyTtlHours = 24,
+  idempotencyKeyTtlHours = IDEMPOTENCY_KEY_DEFAULT_TTL_HOURS,
   lifecycle = new Lifecycle(),
   log = jsonLineLogger,
   telemetryStore,
