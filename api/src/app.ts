@@ -14,6 +14,7 @@ import { healthRoutes } from './http/health';
 import { releaseRoutes } from './releases';
 import { signUpRoutes } from './signups';
 import { ROUTE_OWNERS, TelemetryStore, telemetryRoutes } from './telemetry';
+import { IDEMPOTENCY_KEY_DEFAULT_TTL_HOURS } from '@special-gift/shared/api';
 
 export interface AppOptions {
   readonly db: Database;
@@ -54,7 +55,7 @@ export function createApp({
   allowedOrigins = [],
   trustedProxies: proxies = [],
   signUpsPerMinute = 0,
-  idempotencyKeyTtlHours = 24,
+  idempotencyKeyTtlHours = IDEMPOTENCY_KEY_DEFAULT_TTL_HOURS,
   lifecycle = new Lifecycle(),
   log = jsonLineLogger,
   telemetryStore,

@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
+import { IDEMPOTENCY_KEY_DEFAULT_TTL_HOURS, SIGN_UP_OUTBOX_MAX_AGE_HOURS } from '@special-gift/shared/api';
 import { DEFAULT_LOCK_WAIT_MS } from './db/data-dir-lock';
 
 export type DatabaseConfig =
@@ -144,7 +145,14 @@ export function readConfig(env: Readonly<Record<string, string | undefined>>): A
     cookieSecure: env.COOKIE_SECURE === 'true' || allowedOrigins.some((origin) => origin.startsWith('https:')),
     allowedOrigins,
     signUpsPerMinute: parseInteger('SIGN_UPS_PER_MINUTE', env.SIGN_UPS_PER_MINUTE, 20, 0, 1_000_000),
-    idempotencyKeyTtlHours: parseInteger('IDEMPOTENCY_KEY_TTL_HOURS', env.IDEMPOTENCY_KEY_TTL_HOURS, 24, 1, 24 * 365),
+    // Never below the longest a device queues a sign-up offline: its replay would be refused (409).
+    idempotencyKeyTtlHours: parseInteger(
+      'IDEMPOTENCY_KEY_TTL_HOURS',
+      env.IDEMPOTENCY_KEY_TTL_HOURS,
+      IDEMPOTENCY_KEY_DEFAULT_TTL_HOURS,
+      SIGN_UP_OUTBOX_MAX_AGE_HOURS,
+      24 * 365,
+    ),
     trustedProxies: parseProxies(env.TRUSTED_PROXIES),
     shutdownDelayMs: parseInteger('SHUTDOWN_DELAY_MS', env.SHUTDOWN_DELAY_MS, 0, 0, 60_000),
     shutdownGraceMs: parseInteger('SHUTDOWN_GRACE_MS', env.SHUTDOWN_GRACE_MS, 10_000, 0, 120_000),

@@ -121,3 +121,12 @@ export {
   type ReleasePointer,
   type ReleaseLock,
 } from './releases';
+
+/** How long the API replays an `Idempotency-Key`'s answer unless `IDEMPOTENCY_KEY_TTL_HOURS` says otherwise. */
+export const IDEMPOTENCY_KEY_DEFAULT_TTL_HOURS = 24;
+/**
+ * The longest a device keeps a sign-up queued offline (docs/offline.md). No longer than the key TTL:
+ * a replay of a sign-up the API already stored must get its stored answer, not a 409 for a key it forgot.
+ * The API refuses a lower IDEMPOTENCY_KEY_TTL_HOURS.
+ */
+export const SIGN_UP_OUTBOX_MAX_AGE_HOURS = 20;

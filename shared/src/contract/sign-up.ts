@@ -1,3 +1,5 @@
+import { SIGN_UP_OUTBOX_MAX_AGE_HOURS } from '../api';
+
 /**
  * Data the sign-up screen hands to the thank-you screen through the shell's storage, so the
  * thank-you screen still greets the user after a reload.
@@ -27,8 +29,8 @@ export function isSignUpResult(value: unknown): value is SignUpResult {
  * returns, on the next start) and deletes it once answered. Never in a cache or in telemetry.
  */
 export const SIGN_UP_OUTBOX_STORAGE_KEY = 'signUp.outbox';
-/** After this long unsent, the queued sign-up is deleted, and the user told. */
-export const SIGN_UP_OUTBOX_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
+/** After this long unsent, the queued sign-up is deleted, and the user told (within the API's key TTL). */
+export const SIGN_UP_OUTBOX_MAX_AGE_MS = SIGN_UP_OUTBOX_MAX_AGE_HOURS * 60 * 60 * 1000;
 /** A window event: the outbox changed (`detail` is the new state). The screen and the host listen. */
 export const SIGN_UP_OUTBOX_EVENT = 'sg:sign-up-outbox';
 

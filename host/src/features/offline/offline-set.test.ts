@@ -28,6 +28,28 @@ describe('the offline set', () => {
     );
   });
 
+  it("lists the host's files from the minified page.shtml the build writes (unquoted, single- and double-quoted attributes)", () => {
+    // The form html-webpack-plugin's minifier writes: quotes dropped where the value allows it.
+    const built =
+      '<!doctype html><html lang="<!--# echo var="sg_lang" -->" data-sg-builds="<!--# echo var="sg_builds" -->"><head>' +
+      '<meta charset=utf-8><link rel=icon href=/favicon.svg type=image/svg+xml>' +
+      '<link rel=preload href=/config.json as=fetch crossorigin=anonymous>' +
+      '<link rel="preload" href="/main.f7c3a761.js" as="script" nonce="<!--# echo var="request_id" -->">' +
+      '<script defer src="/page-loader.d10ac8c2.js?v=1" data-app="/main.f7c3a761.js"></script>' +
+      '<link href=/main.3b3a2229.css rel=stylesheet>' +
+      "<link rel='stylesheet' href='/_screen-files/intro/screen.0badf00d.css'>" +
+      '<meta name="sg-collector" content="/collector.f291de4e.js"></head><body></body></html>';
+    expect(hostFilesInPage(built).sort()).toEqual(
+      [
+        '/_screen-files/intro/screen.0badf00d.css',
+        '/collector.f291de4e.js',
+        '/main.3b3a2229.css',
+        '/main.f7c3a761.js',
+        '/page-loader.d10ac8c2.js',
+      ].sort(),
+    );
+  });
+
   it("takes each remote's code from the build the page names, else from its image's own build", () => {
     expect(remoteBuilds(ENTRIES, { signup: '0123456789ab' }, 'https://app.example/')).toEqual([
       { remote: 'intro', base: 'https://intro.example/', published: false },

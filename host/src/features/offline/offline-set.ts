@@ -49,12 +49,18 @@ export function buildsInPage(html: string): Record<string, string> {
   return parsePageBuilds(new RegExp(`${PAGE_BUILDS_ATTRIBUTE}="([^"]*)"`).exec(html)?.[1]);
 }
 
-/** The host's own hashed files a page loads (page loader, app, screen stylesheets): root-relative. */
+/**
+ * An attribute that can name a file, with its value in any HTML form: the minified page.shtml drops
+ * the quotes where it can (`<link href=/main.<hash>.css rel=stylesheet>`), others keep '…' or "…".
+ */
+const FILE_ATTRIBUTE = /\s(?:src|href|content|data-app)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))/gi;
+
+/** The host's own hashed files a page loads (page loader, app, stylesheets): root-relative. */
 export function hostFilesInPage(html: string): string[] {
   const files = new Set<string>();
-  for (const match of html.matchAll(/(?:src|href|content)="(\/[^"?#]+)"/g)) {
-    const path = match[1] ?? '';
-    if (isHashedFile(path)) files.add(path);
+  for (const match of html.matchAll(FILE_ATTRIBUTE)) {
+    const path = (match[1] ?? match[2] ?? match[3] ?? '').split(/[?#]/)[0] ?? '';
+    if (path.startsWith('/') && !path.startsWith('//') && isHashedFile(path)) files.add(path);
   }
   return [...files];
 }

@@ -94,6 +94,15 @@ describe('sending the sign-up kept on the device', () => {
     expect(storage.data.get(SIGN_UP_OUTBOX_STORAGE_KEY)).toEqual({ state: 'expired', queuedAt: QUEUED_AT });
   });
 
+  it('a refusal past the same age: its details (personal data) deleted too, only the date kept', async () => {
+    const refused = { state: 'refused', body: queued.body, queuedAt: QUEUED_AT, code: 'card_already_registered' };
+    const { storage, http, deps } = setUp(refused);
+    const late = { ...deps, now: () => Date.parse(QUEUED_AT) + SIGN_UP_OUTBOX_MAX_AGE_MS + 1 };
+    expect(await sendQueuedSignUp(late)).toBe('expired');
+    expect(http.post).not.toHaveBeenCalled();
+    expect(storage.data.get(SIGN_UP_OUTBOX_STORAGE_KEY)).toEqual({ state: 'expired', queuedAt: QUEUED_AT });
+  });
+
   it('sends nothing when nothing is waiting, or only a refusal to show', async () => {
     for (const entry of [null, { state: 'refused', body: {}, queuedAt: QUEUED_AT }]) {
       const { http, deps } = setUp(entry);

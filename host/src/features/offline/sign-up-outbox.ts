@@ -56,16 +56,18 @@ const tellThisTab = (state: SendOutcome) =>
  * read again, so of two tabs coming back online at once only one sends, and a repeat is answered
  * by the API from its idempotency key anyway. Acknowledged: deleted, the result kept for the
  * thank-you screen. Refused (4xx): kept with the refusal, for the sign-up screen to show. A 5xx,
- * a 429 or no answer: kept, tried again. Past its age: its details deleted, the user told.
+ * a 429 or no answer: kept, tried again. Past its age (queued or refused): its details deleted, the user told.
  */
 export async function sendQueuedSignUp(deps: OutboxDeps): Promise<SendOutcome> {
   const run = async (): Promise<SendOutcome> => {
     const entry = await deps.storage.get<QueuedSignUp>(SIGN_UP_OUTBOX_STORAGE_KEY);
-    if (!isQueuedSignUp(entry) || entry.state !== 'queued') return 'none';
+    if (!isQueuedSignUp(entry) || entry.state === 'expired') return 'none';
+    // A refusal keeps the person's details for the sign-up screen: never longer than a queued one.
     if ((deps.now ?? Date.now)() - Date.parse(entry.queuedAt) > SIGN_UP_OUTBOX_MAX_AGE_MS) {
       await deps.storage.set<QueuedSignUp>(SIGN_UP_OUTBOX_STORAGE_KEY, { state: 'expired', queuedAt: entry.queuedAt });
       return 'expired';
     }
+    if (entry.state !== 'queued') return 'none';
     try {
       // The client reads the XSRF cookie now, and asks the API for a pair first when it has none.
       const created = await deps.http.post<CreatedSignUp>('sign-ups', entry.body, {
