@@ -66,12 +66,13 @@ function freePort(): Promise<number> {
 
 /** Ends the process group a previous run recorded and left behind (its pid file), if any. */
 export function killStaleWebKit(): void {
-  let pid = 0;
+  let recorded: string;
   try {
-    pid = Number(readFileSync(WEBKIT_PID_FILE, 'utf8').trim());
+    recorded = readFileSync(WEBKIT_PID_FILE, 'utf8');
   } catch {
     return; // no record: nothing left behind
   }
+  const pid = Number(recorded.trim());
   if (Number.isInteger(pid) && pid > 1) {
     try {
       process.kill(-pid, 'SIGKILL');
