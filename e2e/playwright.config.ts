@@ -32,9 +32,6 @@ export default defineConfig<EngineOptions>({
     ...selectedEngines().map((engine) => ({
       name: `engines:${engine}`,
       testDir: './engines',
-      // Left out in Firefox (docs/browsers.md, open): headless Firefox's Shift+Tab does not come
-      // back from its own toolbar into the page, and a field focused by Tab stopped 79 % in view.
-      testIgnore: engine === 'firefox' ? ['phone.spec.ts'] : [],
       use: { engine },
     })),
   ],

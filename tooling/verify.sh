@@ -19,7 +19,8 @@ command -v "${CHROMIUM_PATH:-/usr/bin/chromium}" >/dev/null 2>&1 || missing+=(ch
 # BiDi) and WebKitGTK's MiniBrowser through WebKitWebDriver, on a virtual display (xvfb-run).
 command -v "${FIREFOX_PATH:-/usr/bin/firefox-esr}" >/dev/null 2>&1 || missing+=(firefox-esr)
 command -v WebKitWebDriver >/dev/null 2>&1 || missing+=(webkit2gtk-driver)
-command -v xvfb-run >/dev/null 2>&1 || missing+=(xvfb xauth)
+command -v xvfb-run >/dev/null 2>&1 || missing+=(xvfb)
+command -v xauth >/dev/null 2>&1 || missing+=(xauth) # xvfb-run needs it; xvfb does not depend on it
 command -v nginx >/dev/null 2>&1 || missing+=(nginx-light)
 command -v docker-compose >/dev/null 2>&1 || missing+=(docker-compose)
 # kubectl for its kustomize (Debian's kubernetes-client if none is installed), catatonit for the

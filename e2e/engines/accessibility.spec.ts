@@ -1,7 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from '../support/engines/fixtures';
 import type { Driver } from '../support/engines/driver';
-import { ARABIC, chooseLanguage, until, untilPreloaded, untilOverlayOpen, untilVisible } from '../support/engines/page';
+import {
+  ARABIC,
+  chooseLanguage,
+  fillSignUp,
+  until,
+  untilPreloaded,
+  untilOverlayOpen,
+  untilVisible,
+} from '../support/engines/page';
+import { startApp, stopApp } from '../support/servers';
+import { person } from '../support/sign-up';
 
 /** axe-core's browser build, injected as a script: the same rules in every engine. */
 const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -55,6 +65,29 @@ for (const language of ['en', 'ar'] as const) {
       await driver.press('Escape');
       await until(driver, `${what} closed`, () => document.querySelector('dialog[open]') === null);
     }
+
+    // The alert (the API is down when the form is sent), then the draft's toast after a reload.
+    await fillSignUp(driver, person());
+    await stopApp('api');
+    try {
+      await driver.click('form button[type=submit]');
+      await untilVisible(driver, 'dialog[open][role=alertdialog]');
+      await untilOverlayOpen(driver);
+      await expectNoViolations(driver, 'alert');
+      await driver.press('Escape');
+      await until(driver, 'alert closed', () => document.querySelector('dialog[open]') === null);
+    } finally {
+      await startApp('api');
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500)); // the draft is saved after a pause
+    await driver.reload();
+    await untilPreloaded(driver);
+    await until(driver, 'draft toast', () =>
+      [...document.querySelectorAll('.sg-toast__message')].some(
+        (toast) => (toast.textContent ?? '').trim() !== '' && toast.getClientRects().length > 0,
+      ),
+    );
+    await expectNoViolations(driver, 'draft toast');
 
     await driver.goto('/');
     await untilPreloaded(driver);

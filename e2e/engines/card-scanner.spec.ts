@@ -1,6 +1,6 @@
 import introEn from '../../remote-intro/public/assets/i18n/en.json';
 import signupEn from '../../remote-signup/public/assets/i18n/en.json';
-import { cameraShowsQr } from '../support/engines/camera';
+import { cameraFails, cameraShowsQr } from '../support/engines/camera';
 import { expect, test } from '../support/engines/fixtures';
 import type { Engine } from '../support/engines/driver';
 import {
@@ -104,3 +104,22 @@ test('a card’s QR code in front of the camera is decoded by the library decode
     ),
   ).toBe(true);
 });
+
+for (const [errorName, message] of [
+  ['NotFoundError', signupEn.scanner.camera.no_camera],
+  ['NotAllowedError', signupEn.scanner.camera.denied],
+] as const) {
+  test(`the camera refused (${errorName}): the screen says why and to type the code; the field keeps its value`, async ({
+    driver,
+  }) => {
+    await driver.goto('/');
+    await untilPreloaded(driver);
+    await cameraFails(driver, errorName);
+    await clickText(driver, 'button', introEn.getStarted); // the screen mounts with a camera listed
+    await untilTitle(driver, signupEn.title);
+    await driver.type('#signup-cardCode', '4111 1111');
+    await driver.click('.signup__scan button');
+    await untilText(driver, '*', message);
+    expect(await fieldValue(driver, '#signup-cardCode')).toBe('4111 1111');
+  });
+}

@@ -7,6 +7,7 @@ import thankyouAr from '../../remote-thankyou/public/assets/i18n/ar.json';
 import thankyouFr from '../../remote-thankyou/public/assets/i18n/fr.json';
 import { expect, test } from '../support/engines/fixtures';
 import {
+  fillSignUp,
   clickText,
   fieldValue,
   pathname,
@@ -17,21 +18,11 @@ import {
   chooseLanguage,
   untilStill,
 } from '../support/engines/page';
-import type { Driver } from '../support/engines/driver';
 import { withRemoteFront } from '../support/remote-front';
 import { person, type Person } from '../support/sign-up';
 import { API_URL } from '../support/topology';
 
 /** Fills the sign-up form through its inputs by their ids (labels differ per language). */
-async function fillSignUp(driver: Driver, who: Person) {
-  await driver.type('#signup-firstName', who.firstName);
-  await driver.type('#signup-lastName', who.lastName);
-  await driver.type('#signup-email', who.email);
-  if (who.phone) await driver.type('#signup-phone', who.phone);
-  await driver.type('#signup-cardCode', who.cardCode);
-  await driver.click('#signup-acceptedTerms');
-}
-
 /** The API holds this card's sign-up: a second one for the same card is refused as a duplicate. */
 async function storedByApi(who: Person): Promise<number> {
   const xsrf = 'e2e-engines-token';
@@ -95,8 +86,8 @@ test('the journey reaches the thank-you screen, the API stores the sign-up; Back
 
   // Root navigation: Back cannot return into the finished sign-up.
   await driver.back();
-  await until(driver, 'left the thank-you screen', () => location.pathname !== '/thank-you');
-  expect(await pathname(driver)).not.toBe('/sign-up');
+  await untilTitle(driver, introEn.brand);
+  expect(await pathname(driver), 'Back from the thank-you screen lands on the intro').toBe('/');
 
   // A deep link has nothing in-app behind it: the back button goes to its defaultHref ("/").
   await driver.goto('/sign-up');

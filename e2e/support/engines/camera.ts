@@ -44,3 +44,21 @@ export async function cameraShowsQr(driver: Driver, text: string): Promise<void>
     else Object.defineProperty(navigator, 'mediaDevices', { value: camera, configurable: true });
   }, matrix);
 }
+
+/**
+ * Makes the page's camera fail as a phone's does: one camera is listed (anonymous, as before
+ * permission), and getUserMedia rejects with `errorName` (NotFoundError: none there after all;
+ * NotAllowedError: the user said no). Open the sign-up screen after this.
+ */
+export async function cameraFails(driver: Driver, errorName: 'NotFoundError' | 'NotAllowedError'): Promise<void> {
+  await driver.evaluate((name) => {
+    const camera = {
+      getUserMedia: async () => {
+        throw new DOMException('refused by the test', name);
+      },
+      enumerateDevices: async () => [{ kind: 'videoinput', deviceId: '', groupId: '', label: '' }],
+    };
+    if (navigator.mediaDevices) Object.assign(navigator.mediaDevices, camera);
+    else Object.defineProperty(navigator, 'mediaDevices', { value: camera, configurable: true });
+  }, errorName);
+}

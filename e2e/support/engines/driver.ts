@@ -47,6 +47,8 @@ export function selectedEngines(setting = process.env.SG_ENGINES): Engine[] {
   for (const name of chosen)
     if (!(ENGINES as readonly string[]).includes(name))
       throw new Error(`SG_ENGINES: unknown engine "${name}" (known: ${ENGINES.join(', ')})`);
+  if (chosen.length === 0)
+    throw new Error(`SG_ENGINES="${setting}" names no engine (known: ${ENGINES.join(', ')}; unset it for all)`);
   return chosen as Engine[];
 }
 

@@ -1,4 +1,5 @@
 import { expect } from '@playwright/test';
+import type { Person } from '../sign-up';
 import type { Driver } from './driver';
 
 /**
@@ -137,3 +138,13 @@ export async function chooseLanguage(driver: Driver, language: { code: string; n
 }
 
 export const ARABIC = { code: 'ar', name: 'العربية', dir: 'rtl' } as const;
+
+/** Fills the sign-up form as a user does (and accepts the terms). */
+export async function fillSignUp(driver: Driver, who: Person) {
+  await driver.type('#signup-firstName', who.firstName);
+  await driver.type('#signup-lastName', who.lastName);
+  await driver.type('#signup-email', who.email);
+  if (who.phone) await driver.type('#signup-phone', who.phone);
+  await driver.type('#signup-cardCode', who.cardCode);
+  await driver.click('#signup-acceptedTerms');
+}

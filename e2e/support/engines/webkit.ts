@@ -1,14 +1,16 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { createConnection } from 'node:net';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createConnection, createServer } from 'node:net';
 import { join } from 'node:path';
-import { E2E_PORTS, HOST_URL, STATE_DIR } from '../topology';
+import { HOST_URL, STATE_DIR } from '../topology';
 import { PHONE, type Driver, type Key } from './driver';
 
 export const WEBKIT_DRIVER = process.env.WEBKIT_DRIVER ?? 'WebKitWebDriver';
 export const MINIBROWSER = process.env.WEBKIT_MINIBROWSER ?? '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser';
-/** The WebDriver server's port: the first one past the suite's servers (topology.ts). */
-const DRIVER_PORT = E2E_PORTS.monolith + 10;
+/** The WebDriver server's port: a free one, chosen at launch (helpers share the machine). */
+let driverPort = 0;
+/** The pid of the process group launchWebKit started, so a run that died can be cleaned up by the next. */
+export const WEBKIT_PID_FILE = join(STATE_DIR, 'webkit-driver.pid');
 
 /** The W3C WebDriver element reference's key. */
 const ELEMENT = 'element-6066-11e4-a52e-4f735466cecf';
@@ -30,7 +32,7 @@ async function command<T>(
   body?: unknown,
   timeoutMs = 120_000,
 ): Promise<T> {
-  const response = await fetch(`http://127.0.0.1:${DRIVER_PORT}${path}`, {
+  const response = await fetch(`http://127.0.0.1:${driverPort}${path}`, {
     method,
     headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -49,6 +51,38 @@ function portOpen(port: number): Promise<boolean> {
   });
 }
 
+/** A port the system says is free now (listen on 0, read it, close). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** Ends the process group a previous run recorded and left behind (its pid file), if any. */
+export function killStaleWebKit(): void {
+  let recorded: string;
+  try {
+    recorded = readFileSync(WEBKIT_PID_FILE, 'utf8');
+  } catch {
+    return; // no record: nothing left behind
+  }
+  const pid = Number(recorded.trim());
+  if (Number.isInteger(pid) && pid > 1) {
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+  rmSync(WEBKIT_PID_FILE, { force: true });
+}
+
 /**
  * WebKitGTK's MiniBrowser through WebKitWebDriver, on a virtual display (xvfb-run): WebKitGTK has
  * no headless mode. One browser session per test, as the other engines get a fresh context.
@@ -63,16 +97,29 @@ export async function launchWebKit(): Promise<{ open: () => Promise<Driver>; clo
     join(config, 'gtk-3.0', 'gtk.css'),
     '* { font-size: 4px; padding: 0; margin: 0; min-width: 0; min-height: 0; border-width: 0; }\n',
   );
+  killStaleWebKit();
+  driverPort = await freePort();
+  if (await portOpen(driverPort)) throw new Error(`WebKitWebDriver: port ${driverPort} is already in use`);
   // Its own process group, so closing ends xvfb-run, Xvfb, the driver and the browsers it started.
-  const server: ChildProcess = spawn('xvfb-run', ['-a', WEBKIT_DRIVER, `--port=${DRIVER_PORT}`], {
+  const server: ChildProcess = spawn('xvfb-run', ['-a', WEBKIT_DRIVER, `--port=${driverPort}`], {
     detached: true,
     stdio: 'ignore',
     env: { ...process.env, XDG_CONFIG_HOME: config },
   });
+  const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()));
+  // A missing xvfb-run is an 'error' event (ENOENT), not an exit: it ends the wait below at once.
+  let spawnError: Error | undefined;
+  server.once('error', (error) => {
+    spawnError = error;
+  });
+  if (server.pid) writeFileSync(WEBKIT_PID_FILE, `${server.pid}\n`);
   const deadline = Date.now() + 20_000;
-  while (!(await portOpen(DRIVER_PORT))) {
-    if (Date.now() > deadline || server.exitCode !== null)
-      throw new Error(`WebKitWebDriver did not listen on ${DRIVER_PORT} (is webkit2gtk-driver installed?)`);
+  while (!(await portOpen(driverPort))) {
+    if (Date.now() > deadline || server.exitCode !== null || spawnError)
+      throw new Error(
+        `WebKitWebDriver did not listen on ${driverPort} (are xvfb, xauth and webkit2gtk-driver installed?)` +
+          (spawnError ? `: ${spawnError.message}` : ''),
+      );
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return {
@@ -90,11 +137,23 @@ export async function launchWebKit(): Promise<{ open: () => Promise<Driver>; clo
       return driver;
     },
     close: async () => {
-      try {
-        process.kill(-(server.pid ?? 0), 'SIGTERM');
-      } catch {
-        // already gone
+      if (server.pid && server.exitCode === null && server.signalCode === null) {
+        try {
+          process.kill(-server.pid, 'SIGTERM');
+        } catch {
+          // already gone
+        }
+        const killLater = setTimeout(() => {
+          try {
+            if (server.pid) process.kill(-server.pid, 'SIGKILL');
+          } catch {
+            // already gone
+          }
+        }, 5_000);
+        await exited;
+        clearTimeout(killLater);
       }
+      rmSync(WEBKIT_PID_FILE, { force: true });
     },
   };
 }
