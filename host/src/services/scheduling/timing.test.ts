@@ -1,4 +1,4 @@
-import { afterNextPaint } from './timing';
+import { afterNextPaint, whenUserQuiet } from './timing';
 
 describe('afterNextPaint', () => {
   let frames: FrameRequestCallback[];
@@ -28,6 +28,40 @@ describe('afterNextPaint', () => {
     const work = jest.fn();
     afterNextPaint(work);
     expect(frames).toHaveLength(0);
+    jest.runAllTimers();
+    expect(work).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('whenUserQuiet', () => {
+  beforeEach(() => jest.useFakeTimers());
+  afterEach(() => {
+    jest.useRealTimers();
+    jest.restoreAllMocks();
+  });
+
+  it('waits until the user has left the page alone that long; each tap or key restarts the wait', () => {
+    const work = jest.fn();
+    whenUserQuiet(work, 2000);
+    jest.advanceTimersByTime(1500);
+    window.dispatchEvent(new Event('pointerdown'));
+    jest.advanceTimersByTime(1500);
+    document.body.dispatchEvent(new KeyboardEvent('keydown', { bubbles: true }));
+    jest.advanceTimersByTime(1999);
+    expect(work).not.toHaveBeenCalled();
+    jest.advanceTimersByTime(1);
+    expect(work).toHaveBeenCalledTimes(1);
+    window.dispatchEvent(new Event('pointerdown'));
+    jest.runAllTimers();
+    expect(work).toHaveBeenCalledTimes(1); // once, and its listeners are gone
+  });
+
+  it('runs at once when the page is hidden (the user left: the worker may finish on its own)', () => {
+    const work = jest.fn();
+    whenUserQuiet(work, 2000);
+    jest.spyOn(document, 'visibilityState', 'get').mockReturnValue('hidden');
+    document.dispatchEvent(new Event('visibilitychange'));
+    expect(work).toHaveBeenCalledTimes(1);
     jest.runAllTimers();
     expect(work).toHaveBeenCalledTimes(1);
   });

@@ -24,3 +24,31 @@ export function afterNextPaint(work: () => void): void {
   }
   requestAnimationFrame(() => setTimeout(work, 0));
 }
+
+/** What counts as the user acting on the page: a tap, a key, a scroll. */
+const INPUT_EVENTS = ['pointerdown', 'keydown', 'wheel', 'touchmove'] as const;
+
+/**
+ * Runs `work` once the user has left the page alone for `quietMs` (no tap, key or scroll), or at
+ * once when the page is hidden: for background downloads that must not compete with a tap on a
+ * phone (the offline set, docs/offline.md). Each input restarts the wait.
+ */
+export function whenUserQuiet(work: () => void, quietMs: number, target: Window = window): void {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const done = () => {
+    clearTimeout(timer);
+    for (const type of INPUT_EVENTS) target.removeEventListener(type, restart, true);
+    target.document.removeEventListener('visibilitychange', onHidden);
+    work();
+  };
+  const restart = () => {
+    clearTimeout(timer);
+    timer = setTimeout(done, quietMs);
+  };
+  const onHidden = () => {
+    if (target.document.visibilityState === 'hidden') done();
+  };
+  for (const type of INPUT_EVENTS) target.addEventListener(type, restart, { capture: true, passive: true });
+  target.document.addEventListener('visibilitychange', onHidden);
+  restart();
+}
