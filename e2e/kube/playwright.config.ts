@@ -11,6 +11,8 @@ export default defineConfig({
   ...browserSuite,
   testDir: '.',
   testMatch: '*.spec.ts',
+  // One project here: the suite's projects name its own folders (tests/, engines/).
+  projects: [{ name: 'chromium' }],
   timeout: 120_000,
   expect: { timeout: 15_000 },
   globalSetup: undefined,

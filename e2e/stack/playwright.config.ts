@@ -10,6 +10,8 @@ export default defineConfig({
   ...browserSuite,
   testDir: '.',
   testMatch: '*.spec.ts',
+  // One project here: the suite's projects name its own folders (tests/, engines/).
+  projects: [{ name: 'chromium' }],
   // Longer than the suite's: the tests kill, stop and roll containers and build an image.
   timeout: 120_000,
   expect: { timeout: 15_000 },
