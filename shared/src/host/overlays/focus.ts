@@ -28,7 +28,7 @@ function firstOutsidePopover(dialog: HTMLDialogElement, selector: string): HTMLE
  * The elements Tab stops at inside `container`, in document order (the app sets no positive
  * tabindex, so that is the sequential focus order). Without checkVisibility (jsdom) all count.
  */
-export function tabStops(container: HTMLElement): HTMLElement[] {
+function tabStops(container: HTMLElement): HTMLElement[] {
   return Array.from(container.querySelectorAll<HTMLElement>(FOCUSABLE)).filter(
     (element) =>
       element.tabIndex >= 0 &&
