@@ -3,14 +3,48 @@ import type { Driver } from '../support/engines/driver';
 import {
   ARABIC,
   chooseLanguage,
-  focused,
+  overlayFocus,
   until,
   untilPreloaded,
   untilOverlayOpen,
+  untilText,
   untilVisible,
 } from '../support/engines/page';
 import { startApp, stopApp } from '../support/servers';
 import { person } from '../support/sign-up';
+
+/**
+ * The focus trap, walked strictly: the window has focus, then Tab and Shift+Tab each go round the
+ * dialog's stops more than twice. After every key focus must be on the next stop (the previous one
+ * for Shift+Tab), wrapping at the ends, with the document focused: `<body>`, the page behind, the
+ * browser's own UI (the document losing focus) all fail. A dialog with no stop keeps focus on
+ * itself.
+ */
+async function expectFocusTrapped(driver: Driver, kind: string) {
+  const start = await overlayFocus(driver);
+  expect(start.documentFocused, `${kind}: the window has focus before the walk`).toBe(true);
+  expect(
+    start.stop,
+    `${kind}: focus starts on the dialog or one of its stops (${start.element})`,
+  ).toBeGreaterThanOrEqual(-1);
+  const { stops } = start;
+  const wrong: string[] = [];
+  for (const key of ['Tab', 'Shift+Tab'] as const) {
+    let at = (await overlayFocus(driver)).stop;
+    for (let pressed = 0; pressed < 2 * stops + 3; pressed++) {
+      await driver.press(key);
+      const now = await overlayFocus(driver);
+      const step = key === 'Tab' ? 1 : -1;
+      const expected = stops === 0 ? -1 : at < 0 ? (key === 'Tab' ? 0 : stops - 1) : (at + step + stops) % stops;
+      if (now.stop !== expected || !now.documentFocused)
+        wrong.push(
+          `${key} ${pressed + 1}: ${now.element} (stop ${now.stop}, expected ${expected})${now.documentFocused ? '' : ', the document has lost focus'}`,
+        );
+      at = now.stop;
+    }
+  }
+  expect(wrong, `${kind}: focus after each key (${stops} stops)`).toEqual([]);
+}
 
 /**
  * Each overlay kind in each engine: it opens as a modal <dialog> in the top layer, takes focus,
@@ -24,18 +58,7 @@ async function checkOverlay(driver: Driver, { opener, kind }: { opener: string; 
     true,
   );
   await until(driver, `${kind}: focus moved in`, () => document.activeElement?.closest('dialog[open]') !== null);
-  // Tab never reaches the page behind: focus stays in the dialog, or leaves for the browser's own
-  // UI when it wraps (as a modal dialog allows: one stop in Chromium, the toolbar's in Firefox).
-  const stops: string[] = [];
-  for (let i = 0; i < 8; i++) {
-    await driver.press('Tab');
-    const now = await focused(driver);
-    stops.push(now.inDialog ? 'dialog' : now.inDocument ? `page behind: ${now.element}` : 'browser UI');
-  }
-  expect(
-    stops.filter((stop) => stop.startsWith('page behind')),
-    `${kind}: focus after each Tab`,
-  ).toEqual([]);
+  await expectFocusTrapped(driver, kind);
   await driver.press('Escape');
   await until(driver, `${kind}: closed`, () => document.querySelector('dialog[open]') === null);
   await until(
@@ -76,6 +99,38 @@ test('the alert when the API is down: focus on its buttons, Escape keeps the for
   } finally {
     await startApp('api');
   }
+});
+
+test('the draft toast is a status, not a trap: it takes no focus and has no Tab stop, the page keeps focus', async ({
+  driver,
+}) => {
+  await driver.goto('/sign-up');
+  await untilPreloaded(driver);
+  await driver.type('#signup-firstName', 'Hana');
+  await new Promise((resolve) => setTimeout(resolve, 800)); // the draft is saved 300 ms after typing stops
+  await driver.reload();
+  await untilText(driver, '.sg-toast__message', 'We restored what you entered earlier.');
+  const toastFocus = () =>
+    driver.evaluate(() => ({
+      documentFocused: document.hasFocus(),
+      onPage: document.activeElement !== null && document.activeElement !== document.body,
+      inToast: document.activeElement?.closest('.sg-toast-region') !== null,
+      toastStops: document.querySelectorAll('.sg-toast-region :is(a[href], button, input, [tabindex])').length,
+    }));
+  // A freshly loaded page has focus on <body>; the toast must not move it into itself.
+  expect(await toastFocus(), 'as the toast shows').toEqual({
+    documentFocused: true,
+    onPage: false,
+    inToast: false,
+    toastStops: 0,
+  });
+  await driver.press('Tab');
+  expect(await toastFocus(), 'after Tab: on the page, not in the toast').toEqual({
+    documentFocused: true,
+    onPage: true,
+    inToast: false,
+    toastStops: 0,
+  });
 });
 
 for (const dir of ['ltr', 'rtl'] as const) {

@@ -10,7 +10,7 @@ export interface FocusReport {
   labelHiddenShare: number;
   /** Share of the element's box that is inside the viewport at all (0-1). */
   inViewShare: number;
-  /** True when nothing but the document itself has focus. */
+  /** True when nothing but the document itself has focus, or the document has none (the browser's UI has it). */
   none: boolean;
 }
 
@@ -28,7 +28,7 @@ export const SLIVER = 0.1;
  */
 export function focusReportInPage(): FocusReport {
   const focused = document.activeElement;
-  if (!focused || focused === document.body || focused === document.documentElement) {
+  if (!document.hasFocus() || !focused || focused === document.body || focused === document.documentElement) {
     return { element: 'body', hiddenShare: 0, labelHiddenShare: 0, inViewShare: 0, none: true };
   }
   const describe = (el: Element) => {
@@ -118,30 +118,43 @@ export interface WalkStep extends FocusReport {
 }
 
 /**
- * Presses Tab n + 1 times and then Shift+Tab n + 1 times, n being the number of tabbable elements
- * of the current layer, reporting the focused element after each key. Whatever has focus at the
- * start (the page title, a field focused by script), each direction reaches every element once:
- * the extra key covers the one stop outside the page (the browser's own UI) when focus wraps.
- * A browser whose own UI has more stops (Firefox: its toolbar's buttons) gets up to
- * BROWSER_UI_STOPS more keys, until focus is back in the page and has reached every element.
+ * Walks the current layer's stops with the keyboard without ever leaving the document: Tab from
+ * wherever the screen put focus (the page title, a field focused by script) to the last stop,
+ * Shift+Tab back to the first, then Tab on until every stop has been reached forwards too. So each
+ * direction reaches every element, and the focused element is reported after each key.
+ *
+ * It never presses past the page's ends: there focus leaves for the browser's own UI, which the
+ * page does not control, and headless Firefox (whose keys WebDriver BiDi sends to the page's
+ * process) never gives the document its focus back: `document.hasFocus()` stays false, and its
+ * Shift+Tab skipped the page's last control. A step where the document has lost focus anyway is
+ * reported (`none`), so focus leaving early fails the check.
  */
-export async function walkFocus(target: FocusTarget): Promise<{ steps: WalkStep[]; tabbables: string[] }> {
+export async function walkFocus(
+  target: FocusTarget,
+): Promise<{ steps: WalkStep[]; tabbables: string[]; reached: Record<'Tab' | 'Shift+Tab', Set<string>> }> {
   const tabbables = await target.evaluate(tabbablesInPage);
   const steps: WalkStep[] = [];
-  for (const key of ['Tab', 'Shift+Tab'] as const) {
-    const reached = new Set<string>();
-    for (let pressed = 0; pressed < tabbables.length + 1 + BROWSER_UI_STOPS; pressed++) {
-      if (pressed > tabbables.length && tabbables.every((element) => reached.has(element))) break;
+  const reached = { Tab: new Set<string>(), 'Shift+Tab': new Set<string>() };
+  if (tabbables.length === 0) return { steps, tabbables, reached };
+  let at = (await target.evaluate(focusReportInPage)).element;
+  const walk = async (key: 'Tab' | 'Shift+Tab', done: () => boolean) => {
+    // A direction's walk starts where the last one stopped (the last stop, for Shift+Tab): it counts.
+    reached[key].add(at);
+    // One more than the stops: enough to reach any stop from anywhere without wrapping.
+    for (let pressed = 0; pressed <= tabbables.length && !done(); pressed++) {
       await target.press(key);
       const step = { key, ...(await target.evaluate(focusReportInPage)) };
-      reached.add(step.element);
       steps.push(step);
+      if (step.none) return;
+      reached[key].add(step.element);
+      at = step.element;
     }
-  }
-  return { steps, tabbables };
+  };
+  await walk('Tab', () => at === tabbables.at(-1));
+  await walk('Shift+Tab', () => at === tabbables[0]);
+  await walk('Tab', () => tabbables.every((element) => reached.Tab.has(element)) || at === tabbables.at(-1));
+  return { steps, tabbables, reached };
 }
-
-const BROWSER_UI_STOPS = 12;
 
 const obscured = (report: FocusReport) =>
   !report.none && (report.hiddenShare > SLIVER || report.labelHiddenShare > SLIVER || report.inViewShare < 1 - SLIVER);
@@ -150,26 +163,33 @@ const describeFocus = (report: FocusReport, key: string) =>
 
 /**
  * Focus after the screen opened (moved there by script), then Tab forward through every element and
- * Shift+Tab back: never hidden beyond a sliver, and every tabbable element reached both ways.
+ * Shift+Tab back: never hidden beyond a sliver, never off the page's controls, and every tabbable
+ * element reached both ways.
  */
 export async function focusProblems(target: FocusTarget): Promise<string[]> {
   const problems: string[] = [];
-  // An overlay that is still sliding in is not yet where it stays: measure once it is.
+  // An overlay that is still sliding in is not yet where it stays: measure once it is (or once its
+  // animation was cancelled, which rejects `finished`: it moves nothing any more either).
   await target.evaluate(() =>
     Promise.all(
       document
         .getAnimations()
         .filter((a) => a.effect?.getTiming().iterations !== Infinity)
-        .map((a) => a.finished),
+        .map((a) => a.finished.catch(() => undefined)),
     ).then(() => true),
   );
+  if (!(await target.evaluate(() => document.hasFocus())))
+    problems.push('the document has no focus at the start (the window is not focused): no key reaches the page');
   const initial = await target.evaluate(focusReportInPage);
   if (obscured(initial)) problems.push(describeFocus(initial, 'script'));
-  const { steps, tabbables } = await walkFocus(target);
-  for (const step of steps) if (obscured(step)) problems.push(describeFocus(step, step.key));
-  for (const key of ['Tab', 'Shift+Tab']) {
-    const reached = new Set(steps.filter((s) => s.key === key).map((s) => s.element));
-    const missed = tabbables.filter((element) => !reached.has(element));
+  const { steps, tabbables, reached } = await walkFocus(target);
+  for (const step of steps) {
+    if (obscured(step)) problems.push(describeFocus(step, step.key));
+    if (step.none)
+      problems.push(`${step.key} → focus left the page's controls (on <body>, or the document lost focus)`);
+  }
+  for (const key of ['Tab', 'Shift+Tab'] as const) {
+    const missed = tabbables.filter((element) => !reached[key].has(element));
     if (missed.length) problems.push(`${key} never reached ${missed.join(', ')}`);
   }
   return problems;

@@ -79,19 +79,35 @@ export async function clickText(driver: Driver, selector: string, text: string):
 }
 
 /**
- * The focused element, described (`tag#id` or `tag "text"`): inside an open dialog or not, and
- * whether the page has focus at all (not when it is in the browser's own UI).
+ * Where focus is while a modal overlay is open, read against the topmost open dialog's own Tab
+ * stops (its buttons, links and fields that are enabled, shown and not tabindex=-1, in document
+ * order: the app sets no positive tabindex). `stop` is the focused stop's index, -1 for the
+ * dialog element itself, -2 for anything else (the page behind, `<body>`).
  */
-export const focused = (driver: Driver) =>
+export const overlayFocus = (driver: Driver) =>
   driver.evaluate(() => {
-    const element = document.activeElement;
-    const inDocument = document.hasFocus() && element !== null && element !== document.body;
-    if (!element || element === document.body) return { element: 'body', inDialog: false, inDocument };
-    const text = (element.textContent ?? '').trim().slice(0, 40);
+    const dialog = [...document.querySelectorAll('dialog[open]')].at(-1) ?? null;
+    const selector = 'a[href], button, input, select, textarea, [tabindex]:not([tabindex="-1"]), summary';
+    const stops = dialog
+      ? [...dialog.querySelectorAll<HTMLElement>(selector)].filter(
+          (element) =>
+            !element.matches(':disabled') &&
+            element.tabIndex >= 0 &&
+            element.checkVisibility({ visibilityProperty: true }) &&
+            element.getClientRects().length > 0,
+        )
+      : [];
+    const active = document.activeElement;
+    const text = (active?.textContent ?? '').trim().slice(0, 30);
     return {
-      element: `${element.tagName.toLowerCase()}${element.id ? `#${element.id}` : text ? ` "${text}"` : ''}`,
-      inDialog: element.closest('dialog[open]') !== null,
-      inDocument,
+      documentFocused: document.hasFocus(),
+      element:
+        !active || active === document.body
+          ? 'body'
+          : `${active.tagName.toLowerCase()}${active.id ? `#${active.id}` : text ? ` "${text}"` : ''}`,
+      stops: stops.length,
+      stop:
+        active === dialog ? -1 : stops.indexOf(active as HTMLElement) >= 0 ? stops.indexOf(active as HTMLElement) : -2,
     };
   });
 

@@ -12,6 +12,15 @@ let driverPort = 0;
 /** The pid of the process group launchWebKit started, so a run that died can be cleaned up by the next. */
 export const WEBKIT_PID_FILE = join(STATE_DIR, 'webkit-driver.pid');
 
+/**
+ * The virtual screen. With no window manager, X gives keyboard focus to the window under the
+ * pointer (PointerRoot), and Xvfb starts the pointer at the screen's centre: on xvfb-run's default
+ * 1280 × 1024 screen that is outside MiniBrowser's window (at 0,0, a phone wide), so the window was
+ * never focused: `document.hasFocus()` was false throughout a run. On this screen the centre
+ * (320, 512) lies inside any window of the phone sizes the suite uses (at least 390 × 844), and
+ * `document.hasFocus()` is true from the first page on, as for a user at the keyboard.
+ */
+const XVFB_SCREEN = '640x1024x24';
 /** The W3C WebDriver element reference's key. */
 const ELEMENT = 'element-6066-11e4-a52e-4f735466cecf';
 /** W3C WebDriver's code points for the keys the suite presses. */
@@ -101,11 +110,15 @@ export async function launchWebKit(): Promise<{ open: () => Promise<Driver>; clo
   driverPort = await freePort();
   if (await portOpen(driverPort)) throw new Error(`WebKitWebDriver: port ${driverPort} is already in use`);
   // Its own process group, so closing ends xvfb-run, Xvfb, the driver and the browsers it started.
-  const server: ChildProcess = spawn('xvfb-run', ['-a', WEBKIT_DRIVER, `--port=${driverPort}`], {
-    detached: true,
-    stdio: 'ignore',
-    env: { ...process.env, XDG_CONFIG_HOME: config },
-  });
+  const server: ChildProcess = spawn(
+    'xvfb-run',
+    ['-a', '-s', `-screen 0 ${XVFB_SCREEN}`, WEBKIT_DRIVER, `--port=${driverPort}`],
+    {
+      detached: true,
+      stdio: 'ignore',
+      env: { ...process.env, XDG_CONFIG_HOME: config },
+    },
+  );
   const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()));
   // A missing xvfb-run is an 'error' event (ENOENT), not an exit: it ends the wait below at once.
   let spawnError: Error | undefined;

@@ -223,6 +223,43 @@ describe('OverlayHost: modal', () => {
     expect(screen.getByRole('textbox', { name: 'Name' })).toHaveFocus();
   });
 
+  it('keeps Tab and Shift+Tab inside, wrapping at its ends, and on itself when it has nothing to tab to', async () => {
+    const { controller } = setup();
+    void present(() =>
+      controller.modal({
+        title: 'Terms',
+        render: () => (
+          <>
+            <button type="button">Accept</button>
+            <button type="button" disabled>
+              Later
+            </button>
+          </>
+        ),
+      }),
+    );
+    const close = screen.getByRole('button', { name: 'Close' });
+    const accept = screen.getByRole('button', { name: 'Accept' });
+    expect(close).toHaveFocus();
+    await userEvent.tab();
+    expect(accept).toHaveFocus();
+    // The last stop (the disabled button is none): on to the first, not to the page or the browser.
+    await userEvent.tab();
+    expect(close).toHaveFocus();
+    await userEvent.tab({ shift: true });
+    expect(accept).toHaveFocus();
+    await userEvent.tab({ shift: true });
+    expect(close).toHaveFocus();
+
+    void present(() => controller.popover({ title: 'Plain', render: () => <p>Only text</p> }));
+    const plain = screen.getByRole('dialog', { name: 'Plain' });
+    expect(plain).toHaveFocus();
+    await userEvent.tab();
+    expect(plain).toHaveFocus();
+    await userEvent.tab({ shift: true });
+    expect(plain).toHaveFocus();
+  });
+
   it('follows the browser when it closes the dialog without a cancel event, or reopens it when that is not allowed', async () => {
     const { controller } = setup();
     const locked = present(() => controller.modal({ title: 'Locked', render: () => null, backdropDismiss: false }));

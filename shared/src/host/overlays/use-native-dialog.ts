@@ -1,6 +1,6 @@
 import { useLayoutEffect, useRef, type RefObject } from 'react';
 import type { DismissOverlay } from './overlay-types';
-import { currentFocus, initialFocusTarget, restoreFocus } from './focus';
+import { currentFocus, initialFocusTarget, keepTabInside, restoreFocus } from './focus';
 import { closeDialog, openModal, raiseToTop } from './top-layer';
 
 export interface NativeDialogOptions {
@@ -15,8 +15,9 @@ export interface NativeDialogOptions {
 
 /**
  * Shows `ref`'s <dialog> with showModal() for as long as the component is mounted: the browser
- * puts it in the top layer above earlier ones, makes everything else inert and contains focus.
- * We only move focus in, route Escape / backdrop clicks to the host, and restore focus on close.
+ * puts it in the top layer above earlier ones and makes everything else inert. We move focus in,
+ * wrap Tab at the dialog's ends (the browser would let it leave for its own UI), route Escape /
+ * backdrop clicks to the host, and restore focus on close.
  */
 export function useNativeDialog(ref: RefObject<HTMLDialogElement | null>, options: NativeDialogOptions): void {
   // Latest options without re-running the open/close effect on every render.
@@ -67,16 +68,20 @@ export function useNativeDialog(ref: RefObject<HTMLDialogElement | null>, option
       if (outside) latest.current.onBackdrop();
     };
 
+    const onKeyDown = (event: KeyboardEvent) => keepTabInside(dialog, event);
+
     dialog.addEventListener('cancel', onCancel);
     dialog.addEventListener('close', onClose);
     dialog.addEventListener('pointerdown', onPointerDown);
     dialog.addEventListener('click', onClick);
+    dialog.addEventListener('keydown', onKeyDown);
     return () => {
       // Listeners go first so our own close() is not mistaken for the browser's.
       dialog.removeEventListener('cancel', onCancel);
       dialog.removeEventListener('close', onClose);
       dialog.removeEventListener('pointerdown', onPointerDown);
       dialog.removeEventListener('click', onClick);
+      dialog.removeEventListener('keydown', onKeyDown);
       closeDialog(dialog);
       restoreFocus(opener, dialog);
     };
