@@ -101,9 +101,13 @@ export const EVERY_PROPERTY_LISTED: [
   : never = true;
 
 export {
+  actionsOf,
   AUDIT_ACTIONS,
   CHANNELS,
+  ROLE_NEEDED,
   ROLES,
+  type AccessAction,
+  type AccessIdentity,
   type AccessToken,
   type AuditAction,
   type AuditEntry,
@@ -114,6 +118,7 @@ export {
 
 export {
   RELEASE_ACTIONS,
+  type BuildFootprint,
   type PublishedBuild,
   type ReleaseAction,
   type ReleaseActionRequest,
