@@ -294,7 +294,12 @@ function fieldColumns(view: View): BuildReport[] {
       engines: [],
       series: { sessions: [], errorRate: [], LCP: [], INP: [], CLS: [] },
     } satisfies BuildReport);
-  const rest = all.filter((build) => !first.includes(build.build));
+  // Then the remote's published builds, newest first, then any other build page views named.
+  const published = view.state.builds.map((build) => build.buildId);
+  const rank = (id: string) => (published.includes(id) ? published.indexOf(id) : published.length);
+  const rest = all
+    .filter((build) => !first.includes(build.build))
+    .sort((a, b) => rank(a.build) - rank(b.build) || b.sessions - a.sessions);
   return [...first.map(pick), ...rest].slice(0, MAX_FIELD_COLUMNS);
 }
 
@@ -565,10 +570,18 @@ function pointerAction(view: View, action: ReleaseAction, opener: HTMLElement, b
   };
   const request = requests[action];
   if (!request) return;
+  const done: Record<ReleaseAction, (values: ConfirmValues) => string> = {
+    release: () => `${build?.buildId ?? ''} is live`,
+    canary: (values) => `canary ${build?.buildId ?? ''} at ${values.percent ?? '?'} %`,
+    promote: () => `canary ${short(pointer?.canary)} promoted`,
+    abort: () => `canary ${short(pointer?.canary)} aborted`,
+    rollback: (values) => `rolled back to ${values.target || 'the build live before'}`,
+    detach: () => 'detached',
+  };
   void confirmAction(request, opener).then((values: ConfirmValues | null) => {
     if (!values) return;
     const buildId = action === 'rollback' ? values.target || undefined : build?.buildId;
-    return perform(request.title.toLowerCase(), () =>
+    return perform(done[action](values), () =>
       act(view, {
         action,
         ...(buildId ? { buildId } : {}),

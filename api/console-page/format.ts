@@ -41,5 +41,7 @@ export const sharedList = (build: PublishedBuild) =>
   build.sharedVersions === null
     ? NOT_RECORDED
     : Object.entries(build.sharedVersions)
+        // jsonb keeps keys in its own order (shortest first): by name here.
+        .sort(([a], [b]) => a.localeCompare(b))
         .map(([name, version]) => `${name} ${version}`)
         .join(', ') || 'none';
