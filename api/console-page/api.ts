@@ -29,13 +29,8 @@ export async function callApi<T>(token: string, method: string, path: string, bo
   } catch {
     throw new ApiRefusal(0, 'unreachable', 'The API could not be reached. Check the connection and try again.');
   }
-  const text = await response.text();
-  let parsed: unknown;
-  try {
-    parsed = text === '' ? undefined : JSON.parse(text);
-  } catch {
-    parsed = undefined;
-  }
+  // An empty or non-JSON body (a proxy's error page) reads as undefined.
+  const parsed: unknown = await response.json().catch(() => undefined);
   if (!response.ok) {
     const error = (parsed as { error?: { code?: unknown; message?: unknown } } | undefined)?.error;
     throw new ApiRefusal(

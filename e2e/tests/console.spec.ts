@@ -7,6 +7,7 @@ import { expect, expectConsoleErrors, test } from '../support/fixtures';
 import { horizontalOverflow, undersizedTargets } from '../support/layout-checks';
 import { distOf } from '../support/nginx';
 import { publish, release } from '../support/releases';
+import { postSignUpPageView } from '../support/telemetry';
 import { API_URL, E2E_OPERATOR_TOKEN } from '../support/topology';
 
 /**
@@ -44,23 +45,12 @@ async function mintToken(request: APIRequestContext, remote: string, role: strin
 /** Page views of each build, straight to the API as the browser's beacon would send them. */
 async function seedFieldData(request: APIRequestContext, builds: readonly string[]): Promise<void> {
   for (const build of builds)
-    for (let index = 0; index < 3; index += 1) {
-      const response = await request.post(`${API_URL}/v1/telemetry`, {
-        headers: { 'content-type': 'text/plain;charset=UTF-8' },
-        data: JSON.stringify({
-          v: 1,
-          route: '/sign-up',
-          device: 'phone',
-          builds: { signup: build },
-          events: [
-            { type: 'vital', name: 'LCP', value: 1200 + index * 100, remote: 'signup', t: 1500 },
-            { type: 'vital', name: 'INP', value: 90, remote: 'signup', t: 4000 },
-            ...(index === 0 ? [{ type: 'render_error', remote: 'signup', errorName: 'TypeError', t: 2000 }] : []),
-          ],
-        }),
-      });
-      expect(response.status()).toBe(202);
-    }
+    for (let index = 0; index < 3; index += 1)
+      await postSignUpPageView(request, build, [
+        { type: 'vital', name: 'LCP', value: 1200 + index * 100, remote: 'signup', t: 1500 },
+        { type: 'vital', name: 'INP', value: 90, remote: 'signup', t: 4000 },
+        ...(index === 0 ? [{ type: 'render_error', remote: 'signup', errorName: 'TypeError', t: 2000 }] : []),
+      ]);
 }
 
 async function signIn(page: Page, token: string): Promise<void> {

@@ -31,6 +31,29 @@ export interface BrowserPage {
 }
 
 /**
+ * An operator page's HTML: its styles and deferred script beside it (relative URLs, so it works at
+ * /v1/… on the API and at /api/v1/… through the host's proxy alike), and `body`, which its script
+ * fills in. No inline script or style: the policy above refuses them.
+ */
+export function operatorPageHtml({ page, title, body }: { page: BrowserPage; title: string; body: string }): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>${title}</title>
+<link rel="stylesheet" href="${page.name}.css">
+<script src="${page.name}.js" defer></script>
+</head>
+<body>
+${body}
+</body>
+</html>
+`;
+}
+
+/**
  * The page's script and styles: built by `npm run build` (build-bundle.ts) next to the bundle; when
  * the API runs from its sources (development, tests) there is no build, so they are built in memory
  * once, with the same esbuild options. esbuild is a development dependency: imported only on that

@@ -3,7 +3,7 @@ import { Router, type RequestHandler } from 'express';
 import { authorize, principalOf, REPORT_OFF, type Access } from '../access';
 import type { Database } from '../db/database';
 import { ApiError } from '../http/api-error';
-import { OPERATOR_PAGE_CSP, servePage } from '../http/browser-page';
+import { OPERATOR_PAGE_CSP, operatorPageHtml, servePage } from '../http/browser-page';
 import { parseJsonBody, requireBodyType } from '../http/json-body';
 import { methodNotAllowed } from '../http/method-not-allowed';
 import { telemetryRateLimit } from '../http/rate-limit';
@@ -54,26 +54,15 @@ function report(db: Database): RequestHandler {
   };
 }
 
-// Relative URLs only: the page is served at /v1/telemetry/report.html and, through the host, at
-// /api/v1/telemetry/report.html; its script and the JSON are siblings either way.
-const REPORT_HTML = `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<title>Field telemetry by remote and build</title>
-<link rel="stylesheet" href="report.css">
-<script src="report.js" defer></script>
-</head>
-<body>
-<main id="report">
+// Served at /v1/telemetry/report.html and, through the host, /api/v1/telemetry/report.html.
+const REPORT_HTML = operatorPageHtml({
+  page: REPORT_PAGE,
+  title: 'Field telemetry by remote and build',
+  body: `<main id="report">
 <h1>Field telemetry by remote and build</h1>
 <noscript>This page needs JavaScript.</noscript>
-</main>
-</body>
-</html>
-`;
+</main>`,
+});
 
 /**
  * `POST /v1/telemetry` (the browser's beacon), the report as JSON (a remote's tokens read its own,
