@@ -119,7 +119,8 @@ function showSignIn(message?: string): void {
       return;
     }
     sessionStorage.setItem(TOKEN_KEY, token);
-    void start();
+    // Signed in, the screen starts at its top for keyboard and screen-reader users too.
+    void start().then(() => main.isConnected && !main.querySelector('form.sign-in') && main.focus());
   });
   main.replaceChildren(form);
   input.focus();
@@ -210,7 +211,7 @@ function identity(view: View): HTMLElement {
     );
     select.addEventListener('change', () => {
       setParams(select.value, view.window);
-      void start();
+      void start().then(() => document.getElementById('remote-picker')?.focus());
     });
     section.append(element('label', { htmlFor: 'remote-picker', textContent: 'Remote' }), select);
   }
@@ -312,7 +313,7 @@ function fieldData(view: View): HTMLElement {
   ]);
   windowSelect.addEventListener('change', () => {
     setParams(view.remote, windowSelect.value === '1d' ? '1d' : '1h');
-    void start();
+    void start().then(() => document.getElementById('field-window')?.focus());
   });
   const section = element('section', { className: 'field' }, [
     element('h2', { textContent: 'Field data per build' }),
@@ -330,7 +331,11 @@ function fieldData(view: View): HTMLElement {
     value === null ? `– (0 samples)` : `${value.toFixed(0)} ms (${count(samples)} samples)`;
   const rows: ReadonlyArray<readonly [string, (build: BuildReport) => string]> = [
     ['Page views', (build) => count(build.sessions)],
-    ['Errors', (build) => `${count(build.failedSessions)} page views, ${(build.errorRate * 100).toFixed(2)} %`],
+    [
+      'Errors',
+      (build) =>
+        `${count(build.failedSessions)} of ${count(build.sessions)} page views, ${(build.errorRate * 100).toFixed(2)} %`,
+    ],
     ['p75 LCP', (build) => ms(build.p75.LCP, build.samples.LCP)],
     ['p75 INP', (build) => ms(build.p75.INP, build.samples.INP)],
     [

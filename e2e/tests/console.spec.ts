@@ -14,7 +14,8 @@ import { API_URL, E2E_OPERATOR_TOKEN } from '../support/topology';
  * The team console (docs/console.md) in Chromium, against the production API through the host's
  * proxy, on a 390 px phone: the sign-up team's deployer sees its builds and field data, starts a
  * canary, promotes it, rolls back with a reason, locks the remote and sees a release refused with
- * the lock's reason; the intro team's viewer sees none of it and is offered no action. Tokens are
+ * the lock's reason; the intro team's viewer sees none of it and is offered no action, and is
+ * signed out when its token is revoked; the operator picks any remote. Tokens are
  * minted with the operator token through the API, as an admin does. The last step hands the
  * remote back (unlocked, detached), so the other specs see the servers as they were.
  */
@@ -115,7 +116,7 @@ test('the sign-up deployer sees its builds and field data, canaries, promotes, r
   // The next build's page views are this spec's alone (the live one is this checkout's, which others load too).
   await expect(field.getByRole('columnheader', { name: next, exact: true })).toBeVisible();
   await expect(field.getByRole('row', { name: /^p75 LCP/ })).toContainText('1400 ms (3 samples)');
-  await expect(field.getByRole('row', { name: /^Errors/ })).toContainText('1 page views, 33.33 %');
+  await expect(field.getByRole('row', { name: /^Errors/ })).toContainText('1 of 3 page views, 33.33 %');
   await expect(page.getByText('No canary under way, so no canary verdict.')).toBeVisible();
   expect(await horizontalOverflow(page)).toEqual([]);
 
@@ -214,6 +215,30 @@ test('the intro team’s viewer sees no sign-up data and is offered no action', 
   await expect(page.getByRole('button')).toHaveText(['Sign out']);
   for (const build of [live, next]) await expect(page.getByText(build)).toHaveCount(0);
   await expect(page.locator('main')).not.toContainText('signup');
+
+  // Revoked meanwhile: the next request is refused, the token forgotten, and the form says why.
+  expectConsoleErrors('the revoked token gets 401, which the browser logs');
+  const id = /^sg_([0-9a-f]{24})_/.exec(viewer)?.[1] ?? '';
+  const revoked = await page.request.post(`${API_URL}/v1/access/tokens/${id}/revoke`, {
+    headers: { authorization: `Bearer ${E2E_OPERATOR_TOKEN}` },
+    data: { reason: 'e2e console: revoked while signed in' },
+  });
+  expect(revoked.status()).toBe(200);
+  await page.getByLabel('Over').selectOption('1d');
+  await expect(page.getByRole('alert')).toHaveText(/^Signed out: the API did not accept this token \(401\)\./);
+  await expect(page.getByLabel('Token')).toBeVisible();
+  expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+});
+
+test('the operator picks any remote', async ({ page }) => {
+  await signIn(page, E2E_OPERATOR_TOKEN);
+  await expect(page.getByText(/Signed in as operator: admin of every remote in production, no expiry\./)).toBeVisible();
+  const picker = page.getByLabel('Remote');
+  await expect(picker.locator('option')).toHaveText(['intro', 'signup', 'thankyou']);
+  await picker.selectOption('signup');
+  await expect(page.getByRole('heading', { name: 'Now serving: signup' })).toBeVisible();
+  await expect(serving(page)).toContainText(/Locklocked by signup deployer/);
+  await expect(page.getByRole('button', { name: 'Unlock…' })).toBeVisible();
 });
 
 test.describe('accessibility', () => {
