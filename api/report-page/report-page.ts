@@ -4,6 +4,7 @@
 // its baseline sit side by side. Relative URLs only: it works at /v1/ and behind the host's /api/.
 import type { BuildReport, RemoteReport, ReportWindow, TelemetryReport } from '@special-gift/shared/telemetry';
 import uPlot from 'uplot';
+import { element } from '../page-kit/element';
 import './report.css';
 
 const TOKEN_KEY = 'special-gift.operator-token';
@@ -33,16 +34,6 @@ const FIGURES: ReadonlyArray<{
 
 const main = document.getElementById('report') as HTMLElement;
 const charts: uPlot[] = [];
-
-function element<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  properties: Partial<HTMLElementTagNameMap[K]> = {},
-  children: ReadonlyArray<Node | string> = [],
-): HTMLElementTagNameMap[K] {
-  const node = Object.assign(document.createElement(tag), properties);
-  node.append(...children);
-  return node;
-}
 
 function clear(): void {
   for (const chart of charts.splice(0)) chart.destroy();

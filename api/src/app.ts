@@ -1,5 +1,6 @@
 import express, { type Express } from 'express';
 import { accessRoutes, createAccess } from './access';
+import { consoleRoutes } from './console';
 import type { Database } from './db/database';
 import { errorHandler, notFound } from './http/error-handler';
 import { closeConnectionsWhenDraining, Lifecycle } from './http/lifecycle';
@@ -93,6 +94,7 @@ export function createApp({
   // check above still refuses any cross-site browser request that tries.
   app.use(releaseRoutes({ access, cookieSecure, now: releaseNow }));
   app.use(accessRoutes(access));
+  app.use(consoleRoutes());
   app.use(xsrfProtection({ cookieSecure }));
   app.use(healthRoutes(db, lifecycle));
   app.use(signUpRoutes(db, { idempotencyKeyTtlHours, signUpsPerMinute }));

@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { buildSync } from 'esbuild';
-import { REPORT_PAGE_OUTDIR } from './telemetry/report-page-paths';
-import { buildReportPage } from './telemetry/build-report-page';
+import { CONSOLE_PAGE } from './console';
+import { buildPage } from './http/build-page';
+import { REPORT_PAGE } from './telemetry';
 
 /** Resolved at run time from node_modules: native or WASM parts, or large and plain CommonJS. */
 const EXTERNAL = ['@electric-sql/pglite', 'pg', 'express', 'express-rate-limit', 'esbuild'];
@@ -25,8 +26,8 @@ export function buildBundle(outfile = BUNDLE_PATH): string {
     external: EXTERNAL,
     logLevel: 'warning',
   });
-  // The telemetry report page's script and styles, where the bundle's report-assets.ts looks for them.
-  buildReportPage(path.join(path.dirname(outfile), REPORT_PAGE_OUTDIR));
+  // The operator pages' scripts and styles, where the bundle's pageAssetLoader looks for them.
+  for (const page of [REPORT_PAGE, CONSOLE_PAGE]) buildPage(page, path.join(path.dirname(outfile), page.outdir));
   return outfile;
 }
 

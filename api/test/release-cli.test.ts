@@ -3,7 +3,7 @@
 // while the API's tests may use tooling, as src/main.ts does; and in-process start-up is seconds
 // faster than a child API on a fresh PGlite.
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -132,6 +132,24 @@ describe('npm run release', () => {
     expect(existsSync(path.join(stored, 'remoteEntry.js'))).toBe(true);
     expect(existsSync(path.join(stored, 'prerender', 'v1', 'ar.html'))).toBe(true);
     expect(readdirSync(stored).some((file) => file.endsWith('.map'))).toBe(false);
+
+    // Its footprint, read from its mf-manifest.json, is recorded for the console's comparison.
+    const manifest = JSON.parse(readFileSync(path.join(SIGNUP_DIST, 'mf-manifest.json'), 'utf8')) as {
+      shared: Array<{ name: string; version: string }>;
+      exposes: Array<{ assets: { js: { sync: string[] }; css: { sync: string[] } } }>;
+    };
+    const size = (file: string) => statSync(path.join(SIGNUP_DIST, file)).size;
+    const screenFiles = manifest.exposes.flatMap((expose) => [...expose.assets.js.sync, ...expose.assets.css.sync]);
+    expect(screenFiles.length).toBeGreaterThan(0);
+    const state = (await (
+      await fetch(`${api.baseUrl}/v1/releases/remotes/signup`, { headers: { authorization: `Bearer ${TOKEN}` } })
+    ).json()) as { builds: Array<Record<string, unknown>> };
+    expect(state.builds.find((build) => build.buildId === buildId)).toMatchObject({
+      entryBytes: size('remoteEntry.js'),
+      firstScreenBytes: size('remoteEntry.js') + screenFiles.reduce((total, file) => total + size(file), 0),
+      sharedVersions: Object.fromEntries(manifest.shared.map((shared) => [shared.name, shared.version])),
+    });
+    expect(size('remoteEntry.js')).toBeGreaterThan(1000);
 
     const again = await release('publish', 'signup', '--json');
     expect(again.code).toBe(0);

@@ -1,4 +1,6 @@
-import type { Page, Request } from '@playwright/test';
+import type { APIRequestContext, Page, Request } from '@playwright/test';
+import { expect } from './fixtures';
+import { API_URL } from './topology';
 
 /** Field telemetry's batch as the page sends it (docs/telemetry.md). */
 export interface SentBatch {
@@ -34,4 +36,17 @@ export async function hideAndCollect(page: Page): Promise<{ batch: SentBatch; st
   const request = await beacon;
   const response = await request.response();
   return { batch: JSON.parse(request.postData() ?? '{}') as SentBatch, status: response?.status() };
+}
+
+/** One page view of the sign-up route on a phone, straight to the API as the browser's beacon sends it. */
+export async function postSignUpPageView(
+  request: APIRequestContext,
+  build: string,
+  events: ReadonlyArray<Record<string, unknown>>,
+): Promise<void> {
+  const response = await request.post(`${API_URL}/v1/telemetry`, {
+    headers: { 'content-type': 'text/plain;charset=UTF-8' },
+    data: JSON.stringify({ v: 1, route: '/sign-up', device: 'phone', builds: { signup: build }, events }),
+  });
+  expect(response.status()).toBe(202);
 }

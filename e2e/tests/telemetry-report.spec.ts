@@ -1,5 +1,6 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, expectConsoleErrors, test } from '../support/fixtures';
+import { postSignUpPageView } from '../support/telemetry';
 import { API_URL, E2E_OPERATOR_TOKEN } from '../support/topology';
 
 // Through the host, as operators reach it: the page, its script and the JSON under /api/.
@@ -10,26 +11,15 @@ const BASELINE = 'e2eba5e11e01';
 /** A few page views of each signup build, straight to the API (as the browser's beacon would send them). */
 async function seedTelemetry(request: APIRequestContext): Promise<void> {
   for (let index = 0; index < 6; index += 1) {
-    for (const build of [CANARY, BASELINE]) {
-      const response = await request.post(`${API_URL}/v1/telemetry`, {
-        headers: { 'content-type': 'text/plain;charset=UTF-8' },
-        data: JSON.stringify({
-          v: 1,
-          route: '/sign-up',
-          device: 'phone',
-          builds: { signup: build },
-          events: [
-            { type: 'vital', name: 'LCP', value: 1500 + index * 100, remote: 'signup', t: 1500 },
-            { type: 'vital', name: 'INP', value: 80 + index * 10, remote: null, t: 5000 },
-            { type: 'vital', name: 'CLS', value: 0.01 * index, remote: 'signup', t: 5100 },
-            ...(build === CANARY && index % 2 === 0
-              ? [{ type: 'render_error', remote: 'signup', errorName: 'TypeError', t: 2000 }]
-              : []),
-          ],
-        }),
-      });
-      expect(response.status()).toBe(202);
-    }
+    for (const build of [CANARY, BASELINE])
+      await postSignUpPageView(request, build, [
+        { type: 'vital', name: 'LCP', value: 1500 + index * 100, remote: 'signup', t: 1500 },
+        { type: 'vital', name: 'INP', value: 80 + index * 10, remote: null, t: 5000 },
+        { type: 'vital', name: 'CLS', value: 0.01 * index, remote: 'signup', t: 5100 },
+        ...(build === CANARY && index % 2 === 0
+          ? [{ type: 'render_error', remote: 'signup', errorName: 'TypeError', t: 2000 }]
+          : []),
+      ]);
   }
   // Acknowledged before written: wait until the report counts them.
   await expect

@@ -1,6 +1,7 @@
 import type {
   AccessToken,
   AuditEntry,
+  BuildFootprint,
   Channel,
   CreatedAccessToken,
   PublishedBuild,
@@ -107,15 +108,17 @@ export class ReleaseApi {
     return { status: response.status, body: parsed as T };
   }
 
-  async registerBuild(build: {
-    remote: string;
-    buildId: string;
-    contractMajor: number;
-    files: number;
-    bytes: number;
-    /** The SRI value of each file a browser may load, by path (sri.ts). */
-    integrity: Readonly<Record<string, string>>;
-  }): Promise<{ created: boolean }> {
+  async registerBuild(
+    build: {
+      remote: string;
+      buildId: string;
+      contractMajor: number;
+      files: number;
+      bytes: number;
+      /** The SRI value of each file a browser may load, by path (sri.ts). */
+      integrity: Readonly<Record<string, string>>;
+    } & Partial<BuildFootprint>,
+  ): Promise<{ created: boolean }> {
     const { status } = await this.call('POST', '/releases/builds', build, { repeatable: true });
     return { created: status === 201 };
   }

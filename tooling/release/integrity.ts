@@ -14,10 +14,10 @@ interface AssetLists {
   readonly css?: { readonly sync?: readonly string[]; readonly async?: readonly string[] };
 }
 
-/** The parts of module federation's `mf-manifest.json` that name files. */
-interface FederationManifest {
+/** The parts of module federation's `mf-manifest.json` that name files, and the shared libraries' versions. */
+export interface FederationManifest {
   readonly metaData?: { readonly remoteEntry?: { readonly name?: string; readonly path?: string } };
-  readonly shared?: ReadonlyArray<{ readonly assets?: AssetLists }>;
+  readonly shared?: ReadonlyArray<{ readonly name?: string; readonly version?: string; readonly assets?: AssetLists }>;
   readonly exposes?: ReadonlyArray<{ readonly assets?: AssetLists }>;
 }
 
@@ -30,13 +30,17 @@ function assetFiles(assets: AssetLists | undefined): string[] {
   ];
 }
 
-/** Every file the manifest says the remote loads: its entry, and the exposed and shared modules' chunks. */
-export function manifestFiles(manifest: FederationManifest): string[] {
+/** The entry's path in the build, as the manifest names it. */
+export function entryPath(manifest: FederationManifest): string {
   const entry = manifest.metaData?.remoteEntry;
   if (!entry?.name) throw new Refusal('mf-manifest.json names no remoteEntry');
-  const entryPath = entry.path ? path.posix.join(entry.path, entry.name) : entry.name;
+  return entry.path ? path.posix.join(entry.path, entry.name) : entry.name;
+}
+
+/** Every file the manifest says the remote loads: its entry, and the exposed and shared modules' chunks. */
+export function manifestFiles(manifest: FederationManifest): string[] {
   const files = [
-    entryPath,
+    entryPath(manifest),
     ...(manifest.exposes ?? []).flatMap((expose) => assetFiles(expose.assets)),
     ...(manifest.shared ?? []).flatMap((shared) => assetFiles(shared.assets)),
   ];
@@ -64,7 +68,7 @@ export function contractMajorOf(dist: string): number {
  * build is refused here rather than found by users: every file its federation manifest names, its
  * prerendered screens and its texts. Returns its contract major.
  */
-export function checkDist(dist: string): { readonly contractMajor: number } {
+export function checkDist(dist: string): { readonly contractMajor: number; readonly manifest: FederationManifest } {
   const manifestPath = path.join(dist, 'mf-manifest.json');
   if (!existsSync(manifestPath)) throw new Refusal(`missing ${manifestPath}: is this a remote's build?`);
   let manifest: FederationManifest;
@@ -85,5 +89,5 @@ export function checkDist(dist: string): { readonly contractMajor: number } {
         `the build is incomplete: ${path.join(dist, file)} is missing (named by mf-manifest.json or required of every remote)`,
       );
   }
-  return { contractMajor };
+  return { contractMajor, manifest };
 }

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { computeBuild } from './build-id';
+import { buildFootprint } from './footprint';
 import { checkDist, Refusal } from './integrity';
 import { readOrCreateOperatorToken } from './operator-token';
 import { writeDistFile, writeMinimalDist } from './test-dist';
@@ -17,7 +18,28 @@ const minimalDist = () => writeMinimalDist(root);
 
 describe('publishing checks', () => {
   it('accepts a complete build and reads its contract major', () => {
-    expect(checkDist(minimalDist())).toEqual({ contractMajor: 1 });
+    expect(checkDist(minimalDist()).contractMajor).toBe(1);
+  });
+
+  it("reads a build's footprint from its manifest: entry, first screen (entry + exposed sync JS and CSS), shared versions", () => {
+    const dist = minimalDist();
+    write('remoteEntry.js', 'e'.repeat(1000));
+    write('screen.1.js', 's'.repeat(300));
+    write('screen.1.css', 'c'.repeat(20));
+    write('lazy.1.js', 'l'.repeat(5000));
+    write('react.1.js', 'r'.repeat(7000));
+    const { manifest } = checkDist(dist);
+    const shared = [
+      { name: 'react', version: '19.3.1', assets: {} },
+      { name: '@special-gift/shared', version: '1.0.0', assets: {} },
+      { name: 'unversioned', assets: {} },
+    ];
+    // Lazy chunks and the shared libraries' own chunks (the host provides those) are not the first screen.
+    expect(buildFootprint(dist, { ...manifest, shared })).toEqual({
+      entryBytes: 1000,
+      firstScreenBytes: 1320,
+      sharedVersions: { react: '19.3.1', '@special-gift/shared': '1.0.0' },
+    });
   });
 
   it('refuses a build missing a file its manifest names, naming the file', () => {

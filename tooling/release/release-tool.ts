@@ -3,6 +3,7 @@ import { ROLES, type Role } from '@special-gift/shared/api';
 import { REMOTES, type RemoteApp } from '../remotes';
 import { channelFrom, ReleaseApi, type ActionRequest, type RemoteState } from './api-client';
 import { computeBuild } from './build-id';
+import { buildFootprint } from './footprint';
 import { checkDist, Refusal } from './integrity';
 import { readOrCreateOperatorToken } from './operator-token';
 import { buildsToPurge } from './retention';
@@ -342,7 +343,7 @@ async function tokenCommand(args: ParsedArgs, api: ReleaseApi, out: (line: strin
 
 async function publish(remote: RemoteApp, args: ParsedArgs, context: ToolContext, api: ReleaseApi): Promise<number> {
   const dist = path.resolve(args.flags.get('dist') ?? path.join(context.repoRoot, remote.dir, 'dist'));
-  const { contractMajor } = checkDist(dist);
+  const { contractMajor, manifest } = checkDist(dist);
   const content = computeBuild(dist);
   // The trusted side's hashes, recorded with the build: pages check every file against them.
   const integrity = buildIntegrity(content);
@@ -361,6 +362,8 @@ async function publish(remote: RemoteApp, args: ParsedArgs, context: ToolContext
     files: content.files.length,
     bytes: content.bytes,
     integrity,
+    // Entry and first-screen bytes, shared versions: what the console compares builds by.
+    ...buildFootprint(dist, manifest),
   });
   let purged: string[] = [];
   try {

@@ -44,6 +44,7 @@ describe('the telemetry CLI', () => {
               failedSessions: 7,
               errorRate: 0.01,
               p75: { LCP: 2100, INP: 180, CLS: 0.05 },
+              samples: { LCP: 690, INP: 500, CLS: 690 },
               engines: [
                 { engine: 'blink', sessions: 500, failedSessions: 5, p75: { LCP: 2000, INP: 180, CLS: 0.05 } },
                 { engine: 'webkit', sessions: 200, failedSessions: 2, p75: { LCP: 2300, INP: null, CLS: null } },

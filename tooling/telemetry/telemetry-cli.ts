@@ -11,10 +11,10 @@
  */
 import {
   BUILD_ID,
+  armFigures,
   canaryVerdict,
   REPORT_WINDOWS,
   type ArmFigures,
-  type BuildReport,
   type ReportWindow,
   type TelemetryReport,
 } from '@special-gift/shared/telemetry';
@@ -118,16 +118,6 @@ export function formatReport(report: TelemetryReport): string {
   return lines.join('\n');
 }
 
-function arm(build: string, found: BuildReport | undefined): ArmFigures {
-  return {
-    build,
-    sessions: found?.sessions ?? 0,
-    failedSessions: found?.failedSessions ?? 0,
-    p75LCP: found?.p75.LCP ?? null,
-    p75INP: found?.p75.INP ?? null,
-  };
-}
-
 const EXIT_CODES = { promote: 0, hold: 2, 'roll back': 3 } as const;
 
 export async function main(args: readonly string[]): Promise<number> {
@@ -156,8 +146,8 @@ export async function main(args: readonly string[]): Promise<number> {
     const report = await fetchReport(window as ReportWindow, remote);
     const builds = report.remotes.find((entry) => entry.remote === remote)?.builds ?? [];
     const find = (build: string) => builds.find((entry) => entry.build === build);
-    const canaryArm = arm(canary, find(canary));
-    const baselineArm = arm(baseline, find(baseline));
+    const canaryArm = armFigures(canary, find(canary));
+    const baselineArm = armFigures(baseline, find(baseline));
     const verdict = canaryVerdict(canaryArm, baselineArm);
     console.log(
       table([

@@ -3,6 +3,7 @@
 // change with the token's identity, a forged actor ignored, revocation at once on another app over
 // the same database, rotation without a gap, previews ended per remote, the failure rate limit.
 import type { AddressInfo } from 'node:net';
+import { actionsOf, ROLE_NEEDED, type AccessAction, type AccessIdentity } from '@special-gift/shared/api';
 import { testEngines } from '../../test/support/test-databases';
 import { startTestServer, type TestServer } from '../../test/support/test-server';
 import type * as NativePglite from '../../test/support/native-pglite';
@@ -27,6 +28,8 @@ const freshBuildId = () => (0x200000000000 + nextBuild++).toString(16);
 
 interface Action {
   readonly name: string;
+  /** What `GET /v1/access/me` calls it: the matrix holds the API to the list the console reads. */
+  readonly key: AccessAction;
   readonly needs: Role;
   /** A change: leaves exactly one audit entry. */
   readonly writes: boolean;
@@ -91,25 +94,29 @@ describe.each(testEngines())('scoped tokens, audit trail and locks on %s', (engi
   const ACTIONS: Action[] = [
     {
       name: 'read releases',
-      needs: 'viewer',
+      key: 'read',
+      needs: ROLE_NEEDED.read,
       writes: false,
       run: (r, t) => call('GET', `/v1/releases/remotes/${r}`, t),
     },
     {
       name: 'read the audit trail',
-      needs: 'viewer',
+      key: 'read',
+      needs: ROLE_NEEDED.read,
       writes: false,
       run: (r, t) => call('GET', `/v1/access/audit?remote=${r}`, t),
     },
     {
       name: 'read field data',
-      needs: 'viewer',
+      key: 'read',
+      needs: ROLE_NEEDED.read,
       writes: false,
       run: (r, t) => call('GET', `/v1/telemetry/report?remote=${r}`, t),
     },
     {
       name: 'publish',
-      needs: 'deployer',
+      key: 'publish',
+      needs: ROLE_NEEDED.publish,
       writes: true,
       run: (r, t) =>
         call('POST', '/v1/releases/builds', t, {
@@ -121,10 +128,17 @@ describe.each(testEngines())('scoped tokens, audit trail and locks on %s', (engi
           integrity: INTEGRITY,
         }),
     },
-    { name: 'release', needs: 'deployer', writes: true, run: (r, t) => release(r, t, live[r] ?? '') },
+    {
+      name: 'release',
+      key: 'release',
+      needs: ROLE_NEEDED.release,
+      writes: true,
+      run: (r, t) => release(r, t, live[r] ?? ''),
+    },
     {
       name: 'lock',
-      needs: 'deployer',
+      key: 'lock',
+      needs: ROLE_NEEDED.lock,
       writes: true,
       run: (r, t) => call('POST', `/v1/releases/remotes/${r}/lock`, t, { reason: 'matrix' }),
       undo: async (r) =>
@@ -132,13 +146,15 @@ describe.each(testEngines())('scoped tokens, audit trail and locks on %s', (engi
     },
     {
       name: 'preview',
-      needs: 'deployer',
+      key: 'preview',
+      needs: ROLE_NEEDED.preview,
       writes: true,
       run: (r, t) => call('POST', '/v1/releases/preview', t, { remote: r, buildId: live[r] }),
     },
     {
       name: 'create tokens',
-      needs: 'admin',
+      key: 'tokens',
+      needs: ROLE_NEEDED.tokens,
       writes: true,
       run: (r, t) =>
         call('POST', '/v1/access/tokens', t, {
@@ -150,7 +166,8 @@ describe.each(testEngines())('scoped tokens, audit trail and locks on %s', (engi
     },
     {
       name: 'list tokens',
-      needs: 'admin',
+      key: 'tokens',
+      needs: ROLE_NEEDED.tokens,
       writes: false,
       run: (r, t) => call('GET', `/v1/access/tokens?remote=${r}`, t),
     },
@@ -190,6 +207,13 @@ describe.each(testEngines())('scoped tokens, audit trail and locks on %s', (engi
         if (state === 'revoked') expect((await revoke(made.id)).status).toBe(200);
         tokens.set(`${role} ${state}`, made);
       }
+    // What each live token says it may do (the console offers exactly that), checked against the API below.
+    const offered = new Map<Role, readonly AccessAction[]>();
+    for (const role of ROLES) {
+      const me = await ok<AccessIdentity>(call('GET', '/v1/access/me', tokens.get(`${role} live`)?.token ?? null));
+      expect(me).toMatchObject({ role, remote: OWN, actions: actionsOf(role), remotes: [OWN] });
+      offered.set(role, me.actions);
+    }
     const table: string[] = [];
     for (const action of ACTIONS)
       for (const role of ROLES)
@@ -207,6 +231,10 @@ describe.each(testEngines())('scoped tokens, audit trail and locks on %s', (engi
             const got = response.status < 300 ? 'allowed' : response.status;
             const body = (await response.json()) as { error?: { code: string; message: string } };
             table.push(`${action.name} | ${role} | ${remote === OWN ? 'own' : 'other'} | ${state} | ${got}`);
+            if (state === 'live' && remote === OWN)
+              expect(`${role} offers ${action.key}: ${offered.get(role)?.includes(action.key)}`).toBe(
+                `${role} offers ${action.key}: ${got === 'allowed'}`,
+              );
             expect(`${action.name} ${role} ${remote} ${state}: ${got}`).toBe(
               `${action.name} ${role} ${remote} ${state}: ${expected}`,
             );
@@ -223,6 +251,20 @@ describe.each(testEngines())('scoped tokens, audit trail and locks on %s', (engi
     expect(table).toHaveLength(ACTIONS.length * ROLES.length * 2 * STATES.length);
   });
 
+  it('tells the operator credential it is an admin of every remote, with no expiry', async () => {
+    expect(await ok(call('GET', '/v1/access/me', OPERATOR))).toEqual({
+      tokenId: 'operator',
+      name: 'operator',
+      role: 'admin',
+      remote: null,
+      environment: 'production',
+      expiresAt: null,
+      actions: actionsOf('admin'),
+      remotes: ['intro', 'signup', 'thankyou'],
+    });
+    expect((await call('GET', '/v1/access/me', 'sg_not-a-token')).status).toBe(401);
+  });
+
   it('ignores a forged actor: history, builds and audit name the token', async () => {
     const deployer = await createToken(OWN, 'deployer', 'signup CI');
     expect(await ok(call('GET', '/v1/access/me', deployer.token))).toEqual({
@@ -231,6 +273,9 @@ describe.each(testEngines())('scoped tokens, audit trail and locks on %s', (engi
       role: 'deployer',
       remote: OWN,
       environment: 'production',
+      expiresAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) as unknown,
+      actions: actionsOf('deployer'),
+      remotes: [OWN],
     });
     const buildId = freshBuildId();
     const published = await call('POST', '/v1/releases/builds', deployer.token, {

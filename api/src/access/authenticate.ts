@@ -13,10 +13,18 @@ export interface Principal {
   readonly role: Role;
   /** null: every remote (the operator credential). */
   readonly remote: string | null;
+  /** null: the operator credential, which does not expire. */
+  readonly expiresAt: string | null;
 }
 
 export const OPERATOR_TOKEN_ID = 'operator';
-const OPERATOR: Principal = { tokenId: OPERATOR_TOKEN_ID, name: 'operator', role: 'admin', remote: null };
+const OPERATOR: Principal = {
+  tokenId: OPERATOR_TOKEN_ID,
+  name: 'operator',
+  role: 'admin',
+  remote: null,
+  expiresAt: null,
+};
 
 export const RELEASES_DISABLED = () =>
   new ApiError(503, 'releases_disabled', 'Releases are off on this API: it runs without an OPERATOR_TOKEN.');
@@ -72,7 +80,14 @@ export function createAccess({ db, operatorToken, environment, failuresPerMinute
           const token = await findLiveToken(db, given);
           if (token && token.environment !== environment)
             throw forbidden(`This token is for the ${token.environment} environment; this API serves ${environment}.`);
-          if (token) principal = { tokenId: token.id, name: token.name, role: token.role, remote: token.remote };
+          if (token)
+            principal = {
+              tokenId: token.id,
+              name: token.name,
+              role: token.role,
+              remote: token.remote,
+              expiresAt: token.expiresAt,
+            };
         }
         if (principal === null) {
           res.set('WWW-Authenticate', 'Bearer realm="operator"');

@@ -1,4 +1,6 @@
+import { actionsOf, type AccessIdentity } from '@special-gift/shared/api';
 import { Router } from 'express';
+import { REMOTE_LIST } from '../../../tooling/remotes.generated';
 import { ApiError } from '../http/api-error';
 import { methodNotAllowed } from '../http/method-not-allowed';
 import { parseJsonBody, requireJsonContentType } from '../http/json-body';
@@ -26,8 +28,18 @@ export function accessRoutes(access: Access): Router {
   router
     .route('/v1/access/me')
     .get(...auth, (_req, res) => {
-      const { tokenId, name, role, remote } = principalOf(res);
-      res.json({ tokenId, name, role, remote, environment });
+      const { tokenId, name, role, remote, expiresAt } = principalOf(res);
+      const identity: AccessIdentity = {
+        tokenId,
+        name,
+        role,
+        remote,
+        environment,
+        expiresAt,
+        actions: actionsOf(role),
+        remotes: remote === null ? REMOTE_LIST.map((entry) => entry.name) : [remote],
+      };
+      res.json(identity);
     })
     .all(methodNotAllowed(['GET', 'HEAD']));
 

@@ -220,6 +220,19 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE telemetry_sessions ADD COLUMN engine text NOT NULL DEFAULT 'unknown';
     `,
   },
+  {
+    version: 9,
+    sql: `
+      -- What the console compares a build with the live one by (docs/console.md): the bytes of its
+      -- remoteEntry.js, of what a page loads from it to show its screen (the entry and the exposed
+      -- modules' sync JS and CSS), and the shared libraries' versions it was built with, by name,
+      -- as the release tool read them from its mf-manifest.json. NULL: published before this
+      -- migration ("not recorded", never 0).
+      ALTER TABLE release_builds ADD COLUMN entry_bytes integer NULL CHECK (entry_bytes >= 0);
+      ALTER TABLE release_builds ADD COLUMN first_screen_bytes integer NULL CHECK (first_screen_bytes >= 0);
+      ALTER TABLE release_builds ADD COLUMN shared_versions jsonb NULL;
+    `,
+  },
 ];
 
 /** Any fixed 64-bit number, the same in every replica: the advisory lock that serialises migrations. */

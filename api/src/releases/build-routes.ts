@@ -5,7 +5,7 @@ import { parseJsonBody, requireJsonContentType } from '../http/json-body';
 import { methodNotAllowed } from '../http/method-not-allowed';
 import { jsonObject, REMOTE_NAME } from '../http/request-fields';
 import { purgeBuilds, registerBuild } from './build-store';
-import { BUILD_ID, invalid, readIntegrity, readInteger, readString, remoteOf } from './request';
+import { BUILD_ID, invalid, readFootprint, readIntegrity, readInteger, readString, remoteOf } from './request';
 
 /** Publishing a build (its registration, after the release tool stored its files) and purging old ones: deployers. */
 export function buildRoutes(router: Router, access: Access): void {
@@ -24,6 +24,7 @@ export function buildRoutes(router: Router, access: Access): void {
         files: readInteger(body, 'files', 1, 1_000_000),
         bytes: readInteger(body, 'bytes', 0, Number.MAX_SAFE_INTEGER),
         integrity: readIntegrity(body),
+        ...readFootprint(body),
       };
       authorize(res, build.remote, 'deployer', 'publish builds');
       // Any `actor` in the body is ignored: the build is published by the authenticated token.

@@ -1,4 +1,4 @@
-import type { PublishedBuild } from '@special-gift/shared/api';
+import type { BuildFootprint, PublishedBuild } from '@special-gift/shared/api';
 import { appendAudit, OPERATOR_TOKEN_ID, type Actor } from '../access';
 import { columns } from '../db/columns';
 import type { Database, Queryable } from '../db/database';
@@ -7,7 +7,19 @@ import type { Database, Queryable } from '../db/database';
 export type BuildIntegrity = Readonly<Record<string, string>> | null;
 
 export const BUILD = columns<PublishedBuild>(
-  ['remote', 'build_id', 'contract_major', 'files', 'bytes', 'published_at', 'published_by', 'purged_at'],
+  [
+    'remote',
+    'build_id',
+    'contract_major',
+    'files',
+    'bytes',
+    'published_at',
+    'published_by',
+    'purged_at',
+    'entry_bytes',
+    'first_screen_bytes',
+    'shared_versions',
+  ],
   { bytes: 'number', published_at: 'time', purged_at: 'time?' },
 );
 
@@ -37,9 +49,10 @@ export interface Change {
  */
 export async function registerBuild(
   db: Database,
-  build: Omit<PublishedBuild, 'publishedAt' | 'purgedAt' | 'publishedBy'> & {
-    readonly integrity: Readonly<Record<string, string>>;
-  },
+  build: Omit<PublishedBuild, 'publishedAt' | 'purgedAt' | 'publishedBy' | keyof BuildFootprint> &
+    Partial<BuildFootprint> & {
+      readonly integrity: Readonly<Record<string, string>>;
+    },
   { actor, environment }: Change,
 ): Promise<RegisterOutcome> {
   const audit = (tx: Queryable, fromState: string | null) =>
@@ -54,12 +67,25 @@ export async function registerBuild(
     });
   return db.transaction(async (tx) => {
     const integrity = JSON.stringify(sortedIntegrity(build.integrity));
+    const sharedVersions = build.sharedVersions ? JSON.stringify(build.sharedVersions) : null;
     const inserted = await tx.query<BuildRow>(
-      `INSERT INTO release_builds (remote, build_id, contract_major, files, bytes, published_by, integrity)
-       VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb)
+      `INSERT INTO release_builds (remote, build_id, contract_major, files, bytes, published_by, integrity,
+         entry_bytes, first_screen_bytes, shared_versions)
+       VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9, $10::jsonb)
        ON CONFLICT (remote, build_id) DO NOTHING
        RETURNING ${BUILD.list}, integrity`,
-      [build.remote, build.buildId, build.contractMajor, build.files, build.bytes, actor.tokenName, integrity],
+      [
+        build.remote,
+        build.buildId,
+        build.contractMajor,
+        build.files,
+        build.bytes,
+        actor.tokenName,
+        integrity,
+        build.entryBytes ?? null,
+        build.firstScreenBytes ?? null,
+        sharedVersions,
+      ],
     );
     const created = inserted.rows[0];
     if (created) {
@@ -81,7 +107,22 @@ export async function registerBuild(
       found.bytes === build.bytes &&
       (row.integrity === null || JSON.stringify(sortedIntegrity(row.integrity)) === integrity);
     if (!same) return { kind: 'different', build: found };
-    if (found.purgedAt === null && row.integrity !== null) return { kind: 'existing', build: found };
+    // A build published before its footprint was recorded (migration 9) gets it from a publisher
+    // that reads it; the content is the same, so this records, it changes nothing: no audit entry.
+    const footprint =
+      (found.entryBytes === null && build.entryBytes !== undefined) ||
+      (found.firstScreenBytes === null && build.firstScreenBytes !== undefined) ||
+      (found.sharedVersions === null && build.sharedVersions !== undefined)
+        ? await tx.query<BuildRow>(
+            `UPDATE release_builds SET entry_bytes = COALESCE(entry_bytes, $3),
+               first_screen_bytes = COALESCE(first_screen_bytes, $4),
+               shared_versions = COALESCE(shared_versions, $5::jsonb)
+             WHERE remote = $1 AND build_id = $2 RETURNING ${BUILD.list}, integrity`,
+            [build.remote, build.buildId, build.entryBytes ?? null, build.firstScreenBytes ?? null, sharedVersions],
+          )
+        : undefined;
+    const recorded = footprint?.rows[0] ? BUILD.read(footprint.rows[0]) : found;
+    if (found.purgedAt === null && row.integrity !== null) return { kind: 'existing', build: recorded };
     const revived = await tx.query<BuildRow>(
       `UPDATE release_builds SET purged_at = NULL, integrity = $3::jsonb WHERE remote = $1 AND build_id = $2
        RETURNING ${BUILD.list}, integrity`,

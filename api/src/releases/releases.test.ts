@@ -152,6 +152,52 @@ describe.each(testEngines())('releases on %s', (engine) => {
     expect(otherHashes.status).toBe(409);
   });
 
+  it('records a build\'s footprint (entry, first screen, shared versions); an older publisher\'s is "not recorded", filled in later without an audit entry', async () => {
+    const footprint = {
+      entryBytes: 22_856,
+      firstScreenBytes: 41_000,
+      sharedVersions: { react: '19.3.1', '@special-gift/shared': '1.0.0', 'react/jsx-runtime': '19.3.1' },
+    };
+    const body = { remote: 'intro', contractMajor: 1, files: 3, bytes: 100, integrity: INTEGRITY };
+    const withIt = freshBuildId();
+    expect((await post('/builds', { ...body, buildId: withIt, ...footprint })).status).toBe(201);
+    const without = freshBuildId();
+    expect((await post('/builds', { ...body, buildId: without })).status).toBe(201);
+    const builds = async () => (await state('intro')).builds as Array<{ buildId: string } & Record<string, unknown>>;
+    expect((await builds()).find((build) => build.buildId === withIt)).toMatchObject({
+      ...footprint,
+      // Stored in name order, whatever order they came in.
+      sharedVersions: { '@special-gift/shared': '1.0.0', react: '19.3.1', 'react/jsx-runtime': '19.3.1' },
+    });
+    expect((await builds()).find((build) => build.buildId === without)).toMatchObject({
+      entryBytes: null,
+      firstScreenBytes: null,
+      sharedVersions: null,
+    });
+    // Publishing the same build again with a publisher that reads it records it: a record, not a change.
+    const audited = async () =>
+      (await server.db.query<{ n: number }>("SELECT count(*)::int AS n FROM audit_trail WHERE action = 'publish'"))
+        .rows[0]?.n;
+    const before = await audited();
+    expect((await post('/builds', { ...body, buildId: without, ...footprint })).status).toBe(200);
+    expect((await builds()).find((build) => build.buildId === without)).toMatchObject({ entryBytes: 22_856 });
+    expect(await audited()).toBe(before);
+    // Bad footprints are refused with 422, never stored.
+    for (const bad of [
+      { entryBytes: -1 },
+      { firstScreenBytes: 1.5 },
+      { sharedVersions: ['react'] },
+      { sharedVersions: { 'React Dom': '1' } },
+      { sharedVersions: { react: 19 } },
+      { sharedVersions: { react: 'x'.repeat(65) } },
+    ]) {
+      const refused = await post('/builds', { ...body, buildId: freshBuildId(), ...bad });
+      expect(`${JSON.stringify(bad)}: ${refused.status} ${await errorCode(refused)}`).toBe(
+        `${JSON.stringify(bad)}: 422 invalid_release_request`,
+      );
+    }
+  });
+
   it("carries the entry's and the texts' hashes of the builds a page gets, the canary's to its buckets", async () => {
     const remote = 'integrity-check';
     const register = async (integrity: Record<string, string>) => {

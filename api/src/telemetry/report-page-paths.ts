@@ -1,11 +1,10 @@
 import path from 'node:path';
+import type { BrowserPage } from '../http/browser-page';
 
-export interface ReportAssets {
-  readonly js: string;
-  readonly css: string;
-}
-
-/** api/report-page/, from api/src/telemetry: only used when building, which runs from the sources. */
-export const REPORT_PAGE_SOURCE = path.resolve(__dirname, '..', '..', 'report-page', 'report-page.ts');
-/** Where the build puts the page's script and styles: beside dist/main.js. */
-export const REPORT_PAGE_OUTDIR = 'report-page';
+/** The field report page (api/report-page/): built by esbuild, with uPlot, beside the API's bundle. */
+export const REPORT_PAGE: BrowserPage = {
+  name: 'report',
+  // api/report-page/, from api/src/telemetry: only used when building, which runs from the sources.
+  source: path.resolve(__dirname, '..', '..', 'report-page', 'report-page.ts'),
+  outdir: 'report-page',
+};

@@ -20,6 +20,9 @@ interface Row {
   lcp: number | null;
   inp: number | null;
   cls: number | null;
+  lcp_samples: number;
+  inp_samples: number;
+  cls_samples: number;
 }
 
 /**
@@ -36,7 +39,10 @@ const REPORT_SQL = `
     (count(*) FILTER (WHERE failures > 0))::int AS failed,
     percentile_disc(0.75) WITHIN GROUP (ORDER BY lcp) AS lcp,
     percentile_disc(0.75) WITHIN GROUP (ORDER BY inp) AS inp,
-    percentile_disc(0.75) WITHIN GROUP (ORDER BY cls) AS cls
+    percentile_disc(0.75) WITHIN GROUP (ORDER BY cls) AS cls,
+    count(lcp)::int AS lcp_samples,
+    count(inp)::int AS inp_samples,
+    count(cls)::int AS cls_samples
   FROM telemetry_sessions
   WHERE received_at >= $1 AND received_at <= $2 AND ($4::text IS NULL OR remote = $4)
   GROUP BY GROUPING SETS ((remote, build), (remote, build, bucket), (remote, build, engine))`;
@@ -102,6 +108,7 @@ export async function buildReport(
             failedSessions: total?.failed ?? 0,
             errorRate: rate(total?.failed ?? 0, total?.sessions ?? 0),
             p75: p75Of(total),
+            samples: { LCP: total?.lcp_samples ?? 0, INP: total?.inp_samples ?? 0, CLS: total?.cls_samples ?? 0 },
             engines: engines
               .map((row): EngineReport => ({
                 engine: row.engine ?? 'other',

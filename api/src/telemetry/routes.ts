@@ -3,11 +3,12 @@ import { Router, type RequestHandler } from 'express';
 import { authorize, principalOf, REPORT_OFF, type Access } from '../access';
 import type { Database } from '../db/database';
 import { ApiError } from '../http/api-error';
+import { OPERATOR_PAGE_CSP, operatorPageHtml, servePage } from '../http/browser-page';
 import { parseJsonBody, requireBodyType } from '../http/json-body';
 import { methodNotAllowed } from '../http/method-not-allowed';
 import { telemetryRateLimit } from '../http/rate-limit';
 import { engineOf } from './engine';
-import { loadReportAssets } from './report-assets';
+import { REPORT_PAGE } from './report-page-paths';
 import { buildReport } from './report-query';
 import type { TelemetryStore } from './telemetry-store';
 import { TELEMETRY_VOCABULARY } from './vocabulary';
@@ -53,45 +54,15 @@ function report(db: Database): RequestHandler {
   };
 }
 
-// Relative URLs only: the page is served at /v1/telemetry/report.html and, through the host, at
-// /api/v1/telemetry/report.html; its script and the JSON are siblings either way.
-const REPORT_HTML = `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<title>Field telemetry by remote and build</title>
-<link rel="stylesheet" href="report.css">
-<script src="report.js" defer></script>
-</head>
-<body>
-<main id="report">
+// Served at /v1/telemetry/report.html and, through the host, /api/v1/telemetry/report.html.
+const REPORT_HTML = operatorPageHtml({
+  page: REPORT_PAGE,
+  title: 'Field telemetry by remote and build',
+  body: `<main id="report">
 <h1>Field telemetry by remote and build</h1>
 <noscript>This page needs JavaScript.</noscript>
-</main>
-</body>
-</html>
-`;
-
-/** The page's own policy: its script and styles from this origin only, nothing inline, no framing. */
-const REPORT_PAGE_CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "connect-src 'self'",
-  "img-src 'self' data:",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
-
-function asset(type: string, pick: (assets: { js: string; css: string }) => string): RequestHandler {
-  return async (_req, res) => {
-    const body = pick(await loadReportAssets());
-    res.type(type).set('Content-Security-Policy', REPORT_PAGE_CSP).send(body);
-  };
-}
+</main>`,
+});
 
 /**
  * `POST /v1/telemetry` (the browser's beacon), the report as JSON (a remote's tokens read its own,
@@ -117,19 +88,11 @@ export function telemetryRoutes(db: Database, { store, batchesPerMinute, access 
     .route('/v1/telemetry/report')
     .get(...operator, report(db))
     .all(methodNotAllowed(['GET', 'HEAD']));
-  router
-    .route('/v1/telemetry/report.html')
-    .get((_req, res) => {
-      res.type('html').set('Content-Security-Policy', REPORT_PAGE_CSP).send(REPORT_HTML);
-    })
-    .all(methodNotAllowed(['GET', 'HEAD']));
-  router
-    .route('/v1/telemetry/report.js')
-    .get(asset('js', (assets) => assets.js))
-    .all(methodNotAllowed(['GET', 'HEAD']));
-  router
-    .route('/v1/telemetry/report.css')
-    .get(asset('css', (assets) => assets.css))
-    .all(methodNotAllowed(['GET', 'HEAD']));
+  servePage(router, {
+    path: '/v1/telemetry/report.html',
+    html: REPORT_HTML,
+    csp: OPERATOR_PAGE_CSP,
+    page: REPORT_PAGE,
+  });
   return router;
 }

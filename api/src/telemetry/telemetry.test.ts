@@ -315,6 +315,8 @@ describe.each(testEngines())('telemetry on %s', (engine) => {
       const body = (await (await report('?window=1h&remote=signup')).json()) as TelemetryReport;
       const canary = body.remotes[0]?.builds.find((build) => build.build === CANARY);
       expect(canary?.sessions).toBe(4);
+      // Each p75's sample: the sessions that reported the vital (webkit's page view reported none of them).
+      expect(canary?.samples).toEqual({ LCP: 3, INP: 3, CLS: 2 });
       expect(canary?.engines).toEqual([
         { engine: 'blink', sessions: 2, failedSessions: 0, p75: { LCP: 1000, INP: 1001, CLS: 0.02 } },
         { engine: 'gecko', sessions: 1, failedSessions: 0, p75: { LCP: 1000, INP: 1001, CLS: null } },

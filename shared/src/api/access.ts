@@ -58,3 +58,45 @@ export interface AuditEntry {
   readonly toState: string | null;
   readonly reason: string;
 }
+
+/**
+ * What a token may be asked to do, and the least role each needs (docs/access.md, the scope
+ * matrix): the console offers only what `GET /v1/access/me` lists, and the API refuses the rest.
+ */
+export const ROLE_NEEDED = {
+  read: 'viewer',
+  publish: 'deployer',
+  purge: 'deployer',
+  release: 'deployer',
+  canary: 'deployer',
+  promote: 'deployer',
+  abort: 'deployer',
+  rollback: 'deployer',
+  detach: 'deployer',
+  preview: 'deployer',
+  lock: 'deployer',
+  unlock: 'deployer',
+  tokens: 'admin',
+} as const satisfies Record<string, Role>;
+export type AccessAction = keyof typeof ROLE_NEEDED;
+
+/** The actions a role may do, in ROLE_NEEDED's order. */
+export function actionsOf(role: Role): AccessAction[] {
+  const rank = ROLES.indexOf(role);
+  return (Object.keys(ROLE_NEEDED) as AccessAction[]).filter((action) => ROLES.indexOf(ROLE_NEEDED[action]) <= rank);
+}
+
+/** `GET /v1/access/me`: who the token is, so a client (the console) offers only what it may do. */
+export interface AccessIdentity {
+  readonly tokenId: string;
+  readonly name: string;
+  readonly role: Role;
+  /** null: every remote (the operator credential). */
+  readonly remote: string | null;
+  readonly environment: string;
+  /** null: the operator credential, which does not expire. */
+  readonly expiresAt: string | null;
+  readonly actions: readonly AccessAction[];
+  /** The remotes it may read: its own, or every one of the app for the operator. */
+  readonly remotes: readonly string[];
+}

@@ -3,6 +3,8 @@
 // api/openapi.yaml documents the same; shared/src/api/openapi.test.ts keeps the two equal. Not a
 // federated share: types cost nothing, and the lists are bundled only where they are used.
 import type { SignUpField } from '../validation/sign-up-types';
+import type { AccessIdentity } from './access';
+import type { PublishedBuild } from './releases';
 
 export {
   SIGN_UP_ERROR_CODES,
@@ -91,19 +93,48 @@ export const PUBLIC_SIGN_UP_PROPERTIES = [
 export const CREATED_SIGN_UP_PROPERTIES = [...PUBLIC_SIGN_UP_PROPERTIES, 'readToken'] as const satisfies ReadonlyArray<
   keyof CreatedSignUp
 >;
+export const ACCESS_IDENTITY_PROPERTIES = [
+  'tokenId',
+  'name',
+  'role',
+  'remote',
+  'environment',
+  'expiresAt',
+  'actions',
+  'remotes',
+] as const satisfies ReadonlyArray<keyof AccessIdentity>;
+export const PUBLISHED_BUILD_PROPERTIES = [
+  'remote',
+  'buildId',
+  'contractMajor',
+  'files',
+  'bytes',
+  'publishedAt',
+  'publishedBy',
+  'purgedAt',
+  'entryBytes',
+  'firstScreenBytes',
+  'sharedVersions',
+] as const satisfies ReadonlyArray<keyof PublishedBuild>;
 type Missing<T, K extends readonly PropertyKey[]> = Exclude<keyof T, K[number]>;
 // A property added to an interface but not to its list fails the type-check here.
 export const EVERY_PROPERTY_LISTED: [
   Missing<PublicSignUp, typeof PUBLIC_SIGN_UP_PROPERTIES>,
   Missing<CreatedSignUp, typeof CREATED_SIGN_UP_PROPERTIES>,
-] extends [never, never]
+  Missing<AccessIdentity, typeof ACCESS_IDENTITY_PROPERTIES>,
+  Missing<PublishedBuild, typeof PUBLISHED_BUILD_PROPERTIES>,
+] extends [never, never, never, never]
   ? true
   : never = true;
 
 export {
+  actionsOf,
   AUDIT_ACTIONS,
   CHANNELS,
+  ROLE_NEEDED,
   ROLES,
+  type AccessAction,
+  type AccessIdentity,
   type AccessToken,
   type AuditAction,
   type AuditEntry,
@@ -114,6 +145,7 @@ export {
 
 export {
   RELEASE_ACTIONS,
+  type BuildFootprint,
   type PublishedBuild,
   type ReleaseAction,
   type ReleaseActionRequest,

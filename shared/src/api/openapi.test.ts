@@ -2,7 +2,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import {
+  ACCESS_IDENTITY_PROPERTIES,
   API_ERROR_CODES,
+  PUBLISHED_BUILD_PROPERTIES,
+  ROLE_NEEDED,
   CREATED_SIGN_UP_PROPERTIES,
   PUBLIC_SIGN_UP_PROPERTIES,
   SIGN_UP_ERROR_CODES,
@@ -51,6 +54,18 @@ describe('api/openapi.yaml documents the wire contract of @special-gift/shared/a
     expect(base?.$ref).toBe('#/components/schemas/SignUp');
     expect([...PUBLIC_SIGN_UP_PROPERTIES, ...keys(extra)]).toEqual([...CREATED_SIGN_UP_PROPERTIES]);
     expect(extra?.required).toEqual(keys(extra));
+  });
+
+  it('the token as GET /v1/access/me says it, with every action a role may do', () => {
+    expect(keys(schema('AccessIdentity'))).toEqual([...ACCESS_IDENTITY_PROPERTIES]);
+    expect(schema('AccessIdentity').required).toEqual([...ACCESS_IDENTITY_PROPERTIES]);
+    const actions = schema('AccessIdentity').properties?.actions as Schema & { items?: Schema };
+    expect(actions.items?.enum).toEqual(Object.keys(ROLE_NEEDED));
+  });
+
+  it('a published build, with its footprint', () => {
+    expect(keys(schema('PublishedBuild'))).toEqual([...PUBLISHED_BUILD_PROPERTIES]);
+    expect(schema('PublishedBuild').required).toEqual([...PUBLISHED_BUILD_PROPERTIES]);
   });
 
   it('the telemetry batch: its keys, devices, event types and vitals', () => {

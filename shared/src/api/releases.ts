@@ -16,7 +16,19 @@ export interface PublishedBuild {
   readonly publishedBy: string;
   /** Set once its files left the store: it can never be pointed at again. */
   readonly purgedAt: string | null;
+  /** Bytes of its `remoteEntry.js`; null: published before they were recorded (never 0 for "unknown"). */
+  readonly entryBytes: number | null;
+  /**
+   * Bytes a page loads from it to show its screen: the entry and the exposed modules' sync JS and
+   * CSS (the shared libraries come from the host). Null: not recorded.
+   */
+  readonly firstScreenBytes: number | null;
+  /** The shared libraries' versions it was built with, by package name; null: not recorded. */
+  readonly sharedVersions: Readonly<Record<string, string>> | null;
 }
+
+/** What the release tool reads from a build's `mf-manifest.json` and sends with its registration. */
+export type BuildFootprint = Pick<PublishedBuild, 'entryBytes' | 'firstScreenBytes' | 'sharedVersions'>;
 
 /** Which build of a remote pages get in one environment. */
 export interface ReleasePointer {

@@ -47,6 +47,8 @@ export interface BuildReport {
   /** failedSessions / sessions (0 when there is no session). */
   readonly errorRate: number;
   readonly p75: P75;
+  /** How many of its sessions reported each vital: the sample each p75 is over. */
+  readonly samples: { readonly LCP: number; readonly INP: number; readonly CLS: number };
   /** Which engines the page views (and so the vitals) came from, most sessions first. */
   readonly engines: readonly EngineReport[];
   readonly series: BuildSeries;
