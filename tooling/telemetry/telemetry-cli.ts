@@ -12,7 +12,9 @@
 import {
   BUILD_ID,
   canaryVerdict,
+  REFUSED_PROVENANCES,
   REPORT_WINDOWS,
+  verdictArm,
   type ArmFigures,
   type BuildReport,
   type ReportWindow,
@@ -83,6 +85,18 @@ function table(rows: ReadonlyArray<readonly string[]>): string {
     .join('\n');
 }
 
+/** Page views whose batch carried a token the API refused (expired, replayed, forged, mismatched). */
+const refused = (build: BuildReport | undefined) =>
+  REFUSED_PROVENANCES.reduce((sum, name) => sum + (build?.provenance[name] ?? 0), 0);
+
+/** `12 (expired 2, replayed 10)`: the refused page views and why, for a build's line. */
+export function describeRefused(build: BuildReport | undefined): string {
+  const reasons = REFUSED_PROVENANCES.filter((name) => (build?.provenance[name] ?? 0) > 0).map(
+    (name) => `${name} ${build?.provenance[name] ?? 0}`,
+  );
+  return reasons.length > 0 ? `${refused(build)} (${reasons.join(', ')})` : '0';
+}
+
 export function formatReport(report: TelemetryReport): string {
   const lines = [`Telemetry from ${report.from} to ${report.to} (${report.window})`];
   if (report.remotes.length === 0) return `${lines[0]}\nNo telemetry in this window.`;
@@ -90,7 +104,7 @@ export function formatReport(report: TelemetryReport): string {
     lines.push('', `Remote ${remote.remote}`);
     lines.push(
       table([
-        ['build', 'sessions', 'failed', 'error rate', 'p75 LCP ms', 'p75 INP ms', 'p75 CLS'],
+        ['build', 'sessions', 'failed', 'error rate', 'p75 LCP ms', 'p75 INP ms', 'p75 CLS', 'signed', 'unsigned', 'refused'],
         ...remote.builds.flatMap((build) => [
           [
             build.build,
@@ -100,6 +114,9 @@ export function formatReport(report: TelemetryReport): string {
             format.ms(build.p75.LCP),
             format.ms(build.p75.INP),
             format.cls(build.p75.CLS),
+            String(build.provenance.signed),
+            String(build.provenance.unsigned),
+            describeRefused(build),
           ],
           // Under each build, the engines its page views came from: a vital an engine lacks is "-".
           ...build.engines.map((engine) => [
@@ -116,16 +133,6 @@ export function formatReport(report: TelemetryReport): string {
     );
   }
   return lines.join('\n');
-}
-
-function arm(build: string, found: BuildReport | undefined): ArmFigures {
-  return {
-    build,
-    sessions: found?.sessions ?? 0,
-    failedSessions: found?.failedSessions ?? 0,
-    p75LCP: found?.p75.LCP ?? null,
-    p75INP: found?.p75.INP ?? null,
-  };
 }
 
 const EXIT_CODES = { promote: 0, hold: 2, 'roll back': 3 } as const;
@@ -156,29 +163,30 @@ export async function main(args: readonly string[]): Promise<number> {
     const report = await fetchReport(window as ReportWindow, remote);
     const builds = report.remotes.find((entry) => entry.remote === remote)?.builds ?? [];
     const find = (build: string) => builds.find((entry) => entry.build === build);
-    const canaryArm = arm(canary, find(canary));
-    const baselineArm = arm(baseline, find(baseline));
+    // Signed page views only: what a script made up or replayed moves no verdict (docs/telemetry.md).
+    const arms = [
+      { name: 'canary', build: canary, figures: verdictArm(canary, find(canary)) },
+      { name: 'baseline', build: baseline, figures: verdictArm(baseline, find(baseline)) },
+    ];
+    const [canaryArm, baselineArm] = arms.map((entry) => entry.figures) as [ArmFigures, ArmFigures];
     const verdict = canaryVerdict(canaryArm, baselineArm);
     console.log(
       table([
-        ['arm', 'build', 'sessions', 'failed', 'error rate', 'p75 LCP ms', 'p75 INP ms'],
-        ...[
-          ['canary', canaryArm],
-          ['baseline', baselineArm],
-        ].map(([name, figures]) => {
-          const value = figures as ArmFigures;
-          return [
-            name as string,
-            value.build,
-            String(value.sessions),
-            String(value.failedSessions),
-            format.rate(value.sessions > 0 ? value.failedSessions / value.sessions : 0),
-            format.ms(value.p75LCP),
-            format.ms(value.p75INP),
-          ];
-        }),
+        ['arm', 'build', 'signed sessions', 'failed', 'error rate', 'p75 LCP ms', 'p75 INP ms', 'unsigned', 'refused'],
+        ...arms.map(({ name, build, figures }) => [
+          name,
+          build,
+          String(figures.sessions),
+          String(figures.failedSessions),
+          format.rate(figures.sessions > 0 ? figures.failedSessions / figures.sessions : 0),
+          format.ms(figures.p75LCP),
+          format.ms(figures.p75INP),
+          String(find(build)?.provenance.unsigned ?? 0),
+          describeRefused(find(build)),
+        ]),
       ]),
     );
+    console.log('Only signed page views count; unsigned and refused ones are shown, never judged.');
     console.log(`\n${verdict.decision.toUpperCase()} (${remote}, last ${window})`);
     for (const reason of verdict.reasons) console.log(`- ${reason}`);
     if (options.act === 'yes' && verdict.decision === 'roll back') {

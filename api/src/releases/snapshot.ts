@@ -38,6 +38,11 @@ export class PointerMemo {
   forget(): void {
     this.cached = undefined;
   }
+
+  /** The `Sg-Builds` a page of this bucket gets now, as the snapshot answers it (a preview aside). */
+  async servedBuilds(bucket: number): Promise<string> {
+    return sgBuildsHeader(servedForBucket(await this.read(), bucket).builds);
+  }
 }
 
 /**

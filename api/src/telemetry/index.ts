@@ -2,3 +2,4 @@
 export { telemetryRoutes } from './routes';
 export { purgeTelemetry, TelemetryStore } from './telemetry-store';
 export { ROUTE_OWNERS } from './vocabulary';
+export { pageTokenKey } from './page-token';

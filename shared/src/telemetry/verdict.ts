@@ -1,6 +1,7 @@
 // The canary verdict: promote, hold or roll back a remote's canary build against its baseline,
 // from the two builds' figures in a telemetry report. Pure, so the CLI, the page and tests agree.
 // docs/telemetry.md explains the rule; the constants below say why each number is what it is.
+import type { BuildReport } from './report';
 
 /**
  * Sessions each arm needs before anything but "hold" is said. Sized to detect an error-rate rise
@@ -25,6 +26,21 @@ export interface ArmFigures {
   readonly failedSessions: number;
   readonly p75LCP: number | null;
   readonly p75INP: number | null;
+}
+
+/**
+ * A build's arm as the verdict judges it: its **signed** page views only (a valid page token, used
+ * once), so batches a script made up, replayed or tampered with move no verdict (docs/telemetry.md).
+ * The CLI and the console both read a report through this.
+ */
+export function verdictArm(build: string, found: BuildReport | undefined): ArmFigures {
+  return {
+    build,
+    sessions: found?.signed.sessions ?? 0,
+    failedSessions: found?.signed.failedSessions ?? 0,
+    p75LCP: found?.signed.p75.LCP ?? null,
+    p75INP: found?.signed.p75.INP ?? null,
+  };
 }
 
 export type Decision = 'promote' | 'hold' | 'roll back';
