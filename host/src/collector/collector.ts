@@ -23,6 +23,7 @@ import {
   deviceOf,
   errorNameOf,
   loadFailureOf,
+  pageTokenOf,
   remoteOfElement,
   remoteOfScript,
   routeOf,
@@ -121,12 +122,15 @@ function startCollecting(endpoint: string, entries: Readonly<Record<string, stri
   const send = (event: Event) => {
     if (sent || (event.type === 'visibilitychange' && document.visibilityState !== 'hidden')) return;
     sent = true;
+    // The composer's token for this page: its batch then counts in the canary verdict (docs/telemetry.md).
+    const token = pageTokenOf(document);
     const batch: TelemetryBatch = {
       v: TELEMETRY_VERSION,
       route,
       device: deviceOf(Math.min(screen.width, screen.height), matchMedia('(pointer: coarse)').matches),
       builds,
       events,
+      ...(token === undefined ? {} : { token }),
     };
     const vocabulary = { routes: REMOTES.map((remote) => remote.route), remotes: REMOTES.map((remote) => remote.name) };
     // What the API would refuse is left out here, never sent to be refused.
