@@ -3,6 +3,7 @@ import type {
   AuditEntry,
   Channel,
   CreatedAccessToken,
+  RevokedAccessToken,
   PublishedBuild,
   ReleaseActionRequest,
   ReleaseHistoryEntry,
@@ -173,8 +174,8 @@ export class ReleaseApi {
     return (await this.call<{ tokens: AccessToken[] }>('GET', path, undefined, { repeatable: true })).body.tokens;
   }
 
-  async revokeToken(id: string, reason: string): Promise<AccessToken> {
-    return (await this.call<AccessToken>('POST', `/access/tokens/${id}/revoke`, { reason })).body;
+  async revokeToken(id: string, reason: string): Promise<RevokedAccessToken> {
+    return (await this.call<RevokedAccessToken>('POST', `/access/tokens/${id}/revoke`, { reason })).body;
   }
 }
 

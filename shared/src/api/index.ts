@@ -112,6 +112,7 @@ export {
   type AuditEntry,
   type Channel,
   type CreatedAccessToken,
+  type RevokedAccessToken,
   type Role,
 } from './access';
 
