@@ -104,7 +104,18 @@ export function formatReport(report: TelemetryReport): string {
     lines.push('', `Remote ${remote.remote}`);
     lines.push(
       table([
-        ['build', 'sessions', 'failed', 'error rate', 'p75 LCP ms', 'p75 INP ms', 'p75 CLS', 'signed', 'unsigned', 'refused'],
+        [
+          'build',
+          'sessions',
+          'failed',
+          'error rate',
+          'p75 LCP ms',
+          'p75 INP ms',
+          'p75 CLS',
+          'signed',
+          'unsigned',
+          'refused',
+        ],
         ...remote.builds.flatMap((build) => [
           [
             build.build,

@@ -510,8 +510,9 @@ describe.each(testEngines())('scoped tokens, audit trail and locks on %s', (engi
       call('GET', `/v1/access/audit?remote=${OWN}&limit=4`, OPERATOR),
     );
     expect(trail.entries.every((entry) => entry.action === 'token-revoke')).toBe(true);
-    expect(trail.entries.filter((entry) => entry.reason === `created by "signup admin 2026" (${admin.id}), revoked with it`))
-      .toHaveLength(3);
+    expect(
+      trail.entries.filter((entry) => entry.reason === `created by "signup admin 2026" (${admin.id}), revoked with it`),
+    ).toHaveLength(3);
   });
 
   it("ignores a preview cookie of another environment's API, even with the same operator token", async () => {

@@ -96,7 +96,9 @@ export function accessRoutes(access: Access): Router {
         // One entry per token ended, the ones it created saying why.
         for (const [ended, why] of [
           [revoked.revoked, reason],
-          ...revoked.alsoRevoked.map((other) => [other, `created by "${token.name}" (${token.id}), revoked with it`] as const),
+          ...revoked.alsoRevoked.map(
+            (other) => [other, `created by "${token.name}" (${token.id}), revoked with it`] as const,
+          ),
         ] as const)
           await appendAudit(tx, {
             ...actor,

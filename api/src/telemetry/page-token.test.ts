@@ -36,8 +36,14 @@ describe.each(testEngines())('page tokens on %s', (engine) => {
   const act = async (action: string, extra: Record<string, unknown>) => {
     const state = (await (await call('GET', '/v1/releases/remotes/signup')).json()) as { revision: number };
     expect(
-      (await call('POST', '/v1/releases/remotes/signup/actions', { action, expectedRevision: state.revision, reason: '', ...extra }))
-        .status,
+      (
+        await call('POST', '/v1/releases/remotes/signup/actions', {
+          action,
+          expectedRevision: state.revision,
+          reason: '',
+          ...extra,
+        })
+      ).status,
     ).toBe(200);
   };
   const askToken = (base: string, bucket: string, builds: string) =>

@@ -1,5 +1,10 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { IMAGE_BUILD_ID, PAGE_TOKEN_PATTERN, type Provenance, type TelemetryBatch } from '@special-gift/shared/telemetry';
+import {
+  IMAGE_BUILD_ID,
+  PAGE_TOKEN_PATTERN,
+  type Provenance,
+  type TelemetryBatch,
+} from '@special-gift/shared/telemetry';
 
 /**
  * A page token (docs/telemetry.md, "Signed page views"): the composer asks for one per composed

@@ -45,7 +45,11 @@ function collect(store: TelemetryStore, environment: string, { key, now }: PageT
     // Accepted whether buffered or dropped (buffer full): the browser could do nothing better with
     // a refusal, and telemetry is lossy by design; drops are counted by the store.
     // A refused token still gets 202: the batch is kept for the report, marked, and counted apart.
-    store.accept(checked.value, engineOf(req.get('user-agent')), checkPageToken(key, environment, checked.value, now()));
+    store.accept(
+      checked.value,
+      engineOf(req.get('user-agent')),
+      checkPageToken(key, environment, checked.value, now()),
+    );
     res.status(202).end();
   };
 }
@@ -61,13 +65,21 @@ const SG_BUILDS = /^$|^[a-z][a-z0-9-]{0,31}=[0-9a-f]{12}(,[a-z][a-z0-9-]{0,31}=[
 function issue(environment: string, { key, servedBuilds, now }: PageTokens): RequestHandler {
   return async (req, res) => {
     if (key === null)
-      throw new ApiError(503, 'page_tokens_off', 'Page tokens are off: the API has no PAGE_TOKEN_KEY or OPERATOR_TOKEN.');
+      throw new ApiError(
+        503,
+        'page_tokens_off',
+        'Page tokens are off: the API has no PAGE_TOKEN_KEY or OPERATOR_TOKEN.',
+      );
     const bucket = req.query.bucket;
     if (typeof bucket !== 'string' || !/^([0-9]|[1-9][0-9])$/.test(bucket))
       throw new ApiError(400, 'bad_request', '`bucket` must be an integer from 0 to 99.');
     const builds = req.get('sg-builds') ?? '';
     if (!SG_BUILDS.test(builds))
-      throw new ApiError(400, 'bad_request', '`Sg-Builds` must be the snapshot\'s list: remote=<build id>, comma-separated.');
+      throw new ApiError(
+        400,
+        'bad_request',
+        "`Sg-Builds` must be the snapshot's list: remote=<build id>, comma-separated.",
+      );
     let served: string;
     try {
       served = await servedBuilds(Number(bucket));
@@ -147,10 +159,7 @@ function asset(type: string, pick: (assets: { js: string; css: string }) => stri
  * and reads nothing back, so a forged one could only add noise, which the strict format, the rate
  * limit and the origin check (a browser's cross-site beacon is refused) bound.
  */
-export function telemetryRoutes(
-  db: Database,
-  { store, batchesPerMinute, access, pageTokens }: TelemetryRouteOptions,
-) {
+export function telemetryRoutes(db: Database, { store, batchesPerMinute, access, pageTokens }: TelemetryRouteOptions) {
   const router = Router();
   const operator = access.authenticate(REPORT_OFF);
   router

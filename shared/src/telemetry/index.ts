@@ -195,7 +195,8 @@ export function validateTelemetryBatch(input: unknown, vocabulary: TelemetryVoca
     });
   }
   const token = input.token;
-  if (token !== undefined && (typeof token !== 'string' || !PAGE_TOKEN_PATTERN.test(token))) problem('token', 'invalid');
+  if (token !== undefined && (typeof token !== 'string' || !PAGE_TOKEN_PATTERN.test(token)))
+    problem('token', 'invalid');
   if (problems.length > 0) return { ok: false, problems };
   return {
     ok: true,

@@ -48,7 +48,12 @@ export interface EngineReport {
 export const PROVENANCES = ['signed', 'unsigned', 'expired', 'replayed', 'forged', 'mismatched'] as const;
 export type Provenance = (typeof PROVENANCES)[number];
 /** The provenances of a batch that carried a token the API refused. */
-export const REFUSED_PROVENANCES = ['expired', 'replayed', 'forged', 'mismatched'] as const satisfies readonly Provenance[];
+export const REFUSED_PROVENANCES = [
+  'expired',
+  'replayed',
+  'forged',
+  'mismatched',
+] as const satisfies readonly Provenance[];
 
 /** A build's figures over one set of its page views. */
 export interface BuildFigures {
