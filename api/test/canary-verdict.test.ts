@@ -5,6 +5,7 @@
 import { MIN_SESSIONS_PER_ARM } from '@special-gift/shared/telemetry';
 import { main as telemetryCommand } from '../../tooling/telemetry/telemetry-cli';
 import type * as NativePglite from './support/native-pglite';
+import { askPageToken, postTelemetry } from './support/http-client';
 import { startTestServer, type TestServer } from './support/test-server';
 
 jest.mock('@electric-sql/pglite', () =>
@@ -50,9 +51,7 @@ const act = async (action: string, extra: Record<string, unknown> = {}) =>
 
 /** The page token the composer would write into a page of `bucket` (the canary is at 20 %: buckets 0-19). */
 async function pageToken(bucket: number, build: string): Promise<string> {
-  const answer = await fetch(`${api.baseUrl}/v1/telemetry/page-token?bucket=${bucket}`, {
-    headers: { 'sg-builds': `signup=${build}` },
-  });
+  const answer = await askPageToken(api.baseUrl, bucket, `signup=${build}`);
   expect(answer.status).toBe(200);
   return answer.text();
 }
@@ -78,17 +77,13 @@ async function pageViews(
     ];
     if (i < failing)
       events.push({ type: 'load_failure', remote: 'signup', phase: 'lazy_chunk', kind: 'network', t: 4000 });
-    const response = await fetch(`${api.baseUrl}/v1/telemetry`, {
-      method: 'POST',
-      headers: { 'content-type': 'text/plain;charset=UTF-8' },
-      body: JSON.stringify({
-        v: 1,
-        route: '/sign-up',
-        device: 'phone',
-        builds: { intro: 'image', signup: build, thankyou: 'image' },
-        events,
-        ...(token === undefined ? {} : { token }),
-      }),
+    const response = await postTelemetry(api.baseUrl, {
+      v: 1,
+      route: '/sign-up',
+      device: 'phone',
+      builds: { intro: 'image', signup: build, thankyou: 'image' },
+      events,
+      ...(token === undefined ? {} : { token }),
     });
     expect(response.status).toBe(202);
   }

@@ -19,9 +19,14 @@ const REMOTES = {
 const FRAGMENT =
   '<link rel="stylesheet" href="<!--# echo var="sg_screen_files" -->/screen.css"><div data-sg-screen="signup">Bonjour</div>';
 
-function composer(respond: (url: string, signal: AbortSignal) => Promise<Response>, clock = { now: 0 }) {
+/** A composer whose every request `respond` answers; with `apiOrigin`, the API's too. */
+function composer(
+  respond: (url: string, signal: AbortSignal, init?: RequestInit) => Promise<Response>,
+  clock = { now: 0 },
+  apiOrigin?: string,
+) {
   const fetch = jest.fn((url: string | URL | Request, init?: RequestInit) =>
-    respond(String(url), init?.signal as AbortSignal),
+    respond(String(url), init?.signal as AbortSignal, init),
   );
   return {
     fetch,
@@ -30,6 +35,7 @@ function composer(respond: (url: string, signal: AbortSignal) => Promise<Respons
         template: async () => TEMPLATE,
         remotes: REMOTES,
         defaultLanguage: 'en',
+        apiOrigin,
         fetch: fetch as unknown as typeof globalThis.fetch,
         now: () => clock.now,
       }),
@@ -149,26 +155,15 @@ describe("the page's CSP nonce", () => {
 
 describe('createPageComposer with releases (the API at api.test)', () => {
   const SIGNUP_BUILD = '0123456789ab';
-  function releasedComposer(snapshot: () => Promise<Response>, clock = { now: 0 }) {
-    const fetch = jest.fn(async (url: string | URL | Request, init?: RequestInit) =>
-      String(url).startsWith('http://api.test/')
-        ? snapshot()
-        : new Response(FRAGMENT.replace('Bonjour', `from ${String(url)} ${JSON.stringify(init?.headers ?? {})}`)),
+  const releasedComposer = (snapshot: () => Promise<Response>, clock = { now: 0 }) =>
+    composer(
+      async (url, _signal, init) =>
+        url.startsWith('http://api.test/')
+          ? snapshot()
+          : new Response(FRAGMENT.replace('Bonjour', `from ${url} ${JSON.stringify(init?.headers ?? {})}`)),
+      clock,
+      'http://api.test',
     );
-    return {
-      fetch,
-      compose: withNonce(
-        createPageComposer({
-          template: async () => TEMPLATE,
-          remotes: REMOTES,
-          defaultLanguage: 'en',
-          apiOrigin: 'http://api.test',
-          fetch: fetch as unknown as typeof globalThis.fetch,
-          now: () => clock.now,
-        }),
-      ),
-    };
-  }
   const answer = (builds: string, cacheControl = 'public, max-age=1', integrity = '') =>
     new Response('{}', {
       headers: { 'Sg-Builds': builds, 'Sg-Integrity': integrity, 'Cache-Control': cacheControl },
@@ -225,24 +220,16 @@ describe('createPageComposer with releases (the API at api.test)', () => {
 describe("createPageComposer: the page's token (the API at api.test)", () => {
   const BUILDS = 'signup=0123456789ab';
   const TOKEN = `${'A'.repeat(22)}.1764000000.7.${BUILDS}.${'m'.repeat(43)}`;
-  function tokenComposer(token: (signal: AbortSignal) => Promise<Response>) {
-    const fetch = jest.fn(async (url: string | URL | Request, init?: RequestInit) => {
-      const path = String(url);
-      if (path.startsWith('http://api.test/v1/telemetry/page-token')) return token(init?.signal as AbortSignal);
-      if (path.startsWith('http://api.test/')) return new Response('{}', { headers: { 'Sg-Builds': BUILDS } });
-      return new Response(FRAGMENT);
-    });
-    const compose = withNonce(
-      createPageComposer({
-        template: async () => TEMPLATE,
-        remotes: REMOTES,
-        defaultLanguage: 'en',
-        apiOrigin: 'http://api.test',
-        fetch: fetch as unknown as typeof globalThis.fetch,
-      }),
+  const tokenComposer = (token: (signal: AbortSignal) => Promise<Response>) =>
+    composer(
+      async (url, signal) => {
+        if (url.startsWith('http://api.test/v1/telemetry/page-token')) return token(signal);
+        if (url.startsWith('http://api.test/')) return new Response('{}', { headers: { 'Sg-Builds': BUILDS } });
+        return new Response(FRAGMENT);
+      },
+      undefined,
+      'http://api.test',
     );
-    return { fetch, compose };
-  }
   const tokenIn = (page: string) => /<div hidden data-sg-page-token="([^"]*)"><\/div>/.exec(page)?.[1];
 
   it("asks for each page's token with its bucket, builds and the visitor's address, and prints it after the root", async () => {

@@ -35,6 +35,13 @@ interface Action {
   undo?(remote: string): Promise<void>;
 }
 
+/** The `sg_preview=…` pair a preview's answer sets, as a browser would send it back. */
+const previewCookieOf = (response: Response) =>
+  response.headers
+    .getSetCookie()
+    .find((cookie) => cookie.startsWith('sg_preview='))
+    ?.split(';')[0] ?? '';
+
 describe.each(testEngines())('scoped tokens, audit trail and locks on %s', (engine) => {
   let server: TestServer;
   const live: Record<string, string> = {};
@@ -399,12 +406,7 @@ describe.each(testEngines())('scoped tokens, audit trail and locks on %s', (engi
     const previewCookie = async (remote: string, token: string) => {
       const started = await call('POST', '/v1/releases/preview', token, { remote, buildId: live[remote] });
       expect(started.status).toBe(200);
-      return (
-        started.headers
-          .getSetCookie()
-          .find((cookie) => cookie.startsWith('sg_preview='))
-          ?.split(';')[0] ?? ''
-      );
+      return previewCookieOf(started);
     };
     const previewed = async (cookie: string) => {
       const response = await fetch(`${server.baseUrl}/v1/releases/snapshot`, { headers: { cookie } });
@@ -525,12 +527,7 @@ describe.each(testEngines())('scoped tokens, audit trail and locks on %s', (engi
           body: JSON.stringify({ remote: OWN, buildId: live[OWN] }),
         });
         expect(started.status).toBe(200);
-        return (
-          started.headers
-            .getSetCookie()
-            .find((cookie) => cookie.startsWith('sg_preview='))
-            ?.split(';')[0] ?? ''
-        );
+        return previewCookieOf(started);
       };
       const previewed = async (base: string, cookie: string) =>
         (await fetch(`${base}/v1/releases/snapshot`, { headers: { cookie } })).headers.get('cache-control') ===

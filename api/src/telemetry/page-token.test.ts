@@ -2,6 +2,7 @@
 // only for the builds a bucket is served, a batch's token signs one page view once, and a replayed,
 // forged, expired or mismatched token is kept for the report but refused for the verdict.
 import { PAGE_TOKEN_PATTERN, type BuildReport, type Provenance } from '@special-gift/shared/telemetry';
+import { askPageToken, postTelemetry } from '../../test/support/http-client';
 import { testEngines } from '../../test/support/test-databases';
 import { startTestServer, type TestServer } from '../../test/support/test-server';
 import type * as NativePglite from '../../test/support/native-pglite';
@@ -15,10 +16,10 @@ jest.mock('@electric-sql/pglite', () =>
 );
 jest.setTimeout(120_000);
 
-const OPERATOR = 'page-token-test-operator-token-0123456789';
 const KEY = 'page-token-test-key-0123456789-abcdefghij';
-const LIVE = 'aaaaaaaaaaa1';
-const CANARY = 'bbbbbbbbbbb2';
+const OPERATOR = 'page-token-test-operator-token-0123456789';
+const CANARY = 'c0ffee00c0de';
+const LIVE = 'a11e00000001';
 /** The canary is at 20 %: buckets 0-19 get it, the others the live build. */
 const CANARY_BUCKET = 5;
 const LIVE_BUCKET = 50;
@@ -46,25 +47,19 @@ describe.each(testEngines())('page tokens on %s', (engine) => {
       ).status,
     ).toBe(200);
   };
-  const askToken = (base: string, bucket: string, builds: string) =>
-    fetch(`${base}/v1/telemetry/page-token?bucket=${bucket}`, { headers: { 'sg-builds': builds } });
   const mint = async (bucket: number, build: string) => {
-    const answer = await askToken(server.baseUrl, String(bucket), `signup=${build}`);
+    const answer = await askPageToken(server.baseUrl, String(bucket), `signup=${build}`);
     expect(answer.status).toBe(200);
     return answer.text();
   };
   const post = (base: string, build: string, token?: string) =>
-    fetch(`${base}/v1/telemetry`, {
-      method: 'POST',
-      headers: { 'content-type': 'text/plain;charset=UTF-8' },
-      body: JSON.stringify({
-        v: 1,
-        route: '/sign-up',
-        device: 'phone',
-        builds: { signup: build, intro: 'image' },
-        events: [{ type: 'vital', name: 'LCP', value: 1500, remote: 'signup', t: 1500 }],
-        ...(token === undefined ? {} : { token }),
-      }),
+    postTelemetry(base, {
+      v: 1,
+      route: '/sign-up',
+      device: 'phone',
+      builds: { signup: build, intro: 'image' },
+      events: [{ type: 'vital', name: 'LCP', value: 1500, remote: 'signup', t: 1500 }],
+      ...(token === undefined ? {} : { token }),
     });
   /** The provenance counts of `build` of signup, after writing what is buffered; then clears the tables. */
   const provenanceOf = async (build: string): Promise<Partial<Record<Provenance, number>>> => {
@@ -106,7 +101,7 @@ describe.each(testEngines())('page tokens on %s', (engine) => {
   });
 
   it('issues a token only for the builds a page of the bucket is served now, uncached', async () => {
-    const answer = await askToken(server.baseUrl, String(CANARY_BUCKET), `signup=${CANARY}`);
+    const answer = await askPageToken(server.baseUrl, String(CANARY_BUCKET), `signup=${CANARY}`);
     expect(answer.status).toBe(200);
     expect(answer.headers.get('cache-control')).toBe('no-store');
     const token = await answer.text();
@@ -125,7 +120,7 @@ describe.each(testEngines())('page tokens on %s', (engine) => {
       [String(LIVE_BUCKET), 'signup=<script>', 400, 'bad_request'],
     ];
     for (const [bucket, builds, status, code] of refusals) {
-      const refused = await askToken(server.baseUrl, bucket, builds);
+      const refused = await askPageToken(server.baseUrl, bucket, builds);
       expect(`${bucket} ${builds}: ${refused.status}`).toBe(`${bucket} ${builds}: ${status}`);
       expect(((await refused.json()) as { error: { code: string } }).error.code).toBe(code);
     }
@@ -217,9 +212,9 @@ describe.each(testEngines())('page tokens on %s', (engine) => {
     try {
       // No release on this database: a page has no released build, and its Sg-Builds is empty.
       const statuses = [];
-      for (let i = 0; i < 3; i += 1) statuses.push((await askToken(limited.baseUrl, '7', '')).status);
+      for (let i = 0; i < 3; i += 1) statuses.push((await askPageToken(limited.baseUrl, '7', '')).status);
       expect(statuses).toEqual([200, 200, 429]);
-      const refused = await askToken(off.baseUrl, '7', '');
+      const refused = await askPageToken(off.baseUrl, '7', '');
       expect(refused.status).toBe(503);
       expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('page_tokens_off');
     } finally {
