@@ -14,8 +14,9 @@ import type {
   ReleasePointer,
 } from '@special-gift/shared/api';
 import {
-  armFigures,
+  verdictArm,
   canaryVerdict,
+  describeRefused,
   type BuildReport,
   type ReportWindow,
   type TelemetryReport,
@@ -293,6 +294,8 @@ function fieldColumns(view: View): BuildReport[] {
       p75: { LCP: null, INP: null, CLS: null },
       samples: { LCP: 0, INP: 0, CLS: 0 },
       engines: [],
+      provenance: { signed: 0, unsigned: 0, expired: 0, replayed: 0, forged: 0, mismatched: 0 },
+      signed: { sessions: 0, failedSessions: 0, errorRate: 0, p75: { LCP: null, INP: null, CLS: null } },
       series: { sessions: [], errorRate: [], LCP: [], INP: [], CLS: [] },
     } satisfies BuildReport);
   // Then the remote's published builds, newest first, then any other build page views named.
@@ -331,6 +334,9 @@ function fieldData(view: View): HTMLElement {
     value === null ? `– (0 samples)` : `${value.toFixed(0)} ms (${count(samples)} samples)`;
   const rows: ReadonlyArray<readonly [string, (build: BuildReport) => string]> = [
     ['Page views', (build) => count(build.sessions)],
+    // What the verdict judges, and what it set aside (docs/telemetry.md: signed page views).
+    ['Signed page views', (build) => count(build.signed.sessions)],
+    ['Refused page views', (build) => describeRefused(build)],
     [
       'Errors',
       (build) =>
@@ -373,8 +379,8 @@ function fieldData(view: View): HTMLElement {
     const builds = view.report.remotes.find((entry) => entry.remote === view.remote)?.builds ?? [];
     const find = (id: string) => builds.find((build) => build.build === id);
     const verdict = canaryVerdict(
-      armFigures(pointer.canary, find(pointer.canary)),
-      armFigures(pointer.live, find(pointer.live)),
+      verdictArm(pointer.canary, find(pointer.canary)),
+      verdictArm(pointer.live, find(pointer.live)),
     );
     const box = element('div', { className: `verdict verdict-${verdict.decision.replace(' ', '-')}` }, [
       element('h3', { textContent: `Canary verdict: ${verdict.decision}` }),

@@ -12,9 +12,9 @@ import { securityHeaders } from './http/security-headers';
 import { trustedProxies } from './http/trusted-proxies';
 import { xsrfProtection } from './http/xsrf';
 import { healthRoutes } from './http/health';
-import { releaseRoutes } from './releases';
+import { PointerMemo, releaseRoutes } from './releases';
 import { signUpRoutes } from './signups';
-import { ROUTE_OWNERS, TelemetryStore, telemetryRoutes } from './telemetry';
+import { pageTokenKey, ROUTE_OWNERS, TelemetryStore, telemetryRoutes } from './telemetry';
 import { IDEMPOTENCY_KEY_DEFAULT_TTL_HOURS } from '@special-gift/shared/api';
 
 export interface AppOptions {
@@ -47,6 +47,12 @@ export interface AppOptions {
   readonly releaseEnvironment?: string;
   /** The clock preview cookies expire by, in epoch seconds; tests move it. */
   readonly releaseNow?: () => number;
+  /** The key page tokens are signed with (config `PAGE_TOKEN_KEY`); none: derived from the operator token. */
+  readonly pageTokenKey?: string;
+  /** Page tokens one client may be issued a minute (config `PAGE_TOKENS_PER_MINUTE`); 0: no limit. */
+  readonly pageTokensPerMinute?: number;
+  /** The clock page tokens are issued and checked by, in epoch seconds; tests move it. */
+  readonly telemetryNow?: () => number;
 }
 
 /** The API as an express app, not listening: `main.ts` serves it, tests listen on a free port. */
@@ -65,6 +71,9 @@ export function createApp({
   authFailuresPerMinute = 30,
   releaseEnvironment = 'production',
   releaseNow,
+  pageTokenKey: configuredPageTokenKey,
+  pageTokensPerMinute = 60,
+  telemetryNow = () => Math.floor(Date.now() / 1000),
 }: AppOptions): Express {
   const logger = log === false ? silentLogger : log;
   const access = createAccess({
@@ -74,6 +83,8 @@ export function createApp({
     failuresPerMinute: authFailuresPerMinute,
   });
   const store = telemetryStore ?? new TelemetryStore(db, ROUTE_OWNERS, { log: logger });
+  // One memo of the release pointers: the snapshot and the page tokens read the same.
+  const memo = new PointerMemo(db, releaseEnvironment);
   const app = express();
   app.disable('x-powered-by');
   // The client address for rate limiting: X-Forwarded-For is believed only from a proxy the
@@ -87,12 +98,24 @@ export function createApp({
   // Before every route: a mutating request from another site, or without the token, never reaches a handler.
   app.use(originCheck({ allowedOrigins }));
   // Before the XSRF check: a beacon cannot send its header (see telemetryRoutes).
-  app.use(telemetryRoutes(db, { store, batchesPerMinute: telemetryBatchesPerMinute, access }));
+  app.use(
+    telemetryRoutes(db, {
+      store,
+      batchesPerMinute: telemetryBatchesPerMinute,
+      access,
+      pageTokens: {
+        key: pageTokenKey(configuredPageTokenKey, operatorToken),
+        perMinute: pageTokensPerMinute,
+        servedBuilds: (bucket) => memo.servedBuilds(bucket),
+        now: telemetryNow,
+      },
+    }),
+  );
   // Releases and access before the XSRF check too: their writes carry a token in an Authorization
   // header, which a browser never adds by itself, so they cannot be forged cross-site (no CORS
   // grant lets another page set it), and the release tool has no XSRF cookie to echo. The origin
   // check above still refuses any cross-site browser request that tries.
-  app.use(releaseRoutes({ access, cookieSecure, now: releaseNow }));
+  app.use(releaseRoutes({ access, cookieSecure, now: releaseNow, memo }));
   app.use(accessRoutes(access));
   app.use(consoleRoutes());
   app.use(xsrfProtection({ cookieSecure }));

@@ -20,6 +20,8 @@ describe('readConfig', () => {
       authFailuresPerMinute: 30,
       operatorToken: undefined,
       releaseEnvironment: 'production',
+      pageTokenKey: undefined,
+      pageTokensPerMinute: 60,
     });
     expect(path.relative(path.resolve(__dirname, '..', '..'), DEFAULT_DATA_DIR)).toBe(path.join('.data', 'api'));
   });
@@ -44,6 +46,8 @@ describe('readConfig', () => {
         AUTH_FAILURES_PER_MINUTE: '5',
         OPERATOR_TOKEN: 'o'.repeat(32),
         RELEASE_ENVIRONMENT: 'staging',
+        PAGE_TOKEN_KEY: 'k'.repeat(32),
+        PAGE_TOKENS_PER_MINUTE: '0',
       }),
     ).toEqual({
       port: 8080,
@@ -61,6 +65,8 @@ describe('readConfig', () => {
       authFailuresPerMinute: 5,
       operatorToken: 'o'.repeat(32),
       releaseEnvironment: 'staging',
+      pageTokenKey: 'k'.repeat(32),
+      pageTokensPerMinute: 0,
     });
   });
 
@@ -75,6 +81,10 @@ describe('readConfig', () => {
     expect(() => readConfig({ IDEMPOTENCY_KEY_TTL_HOURS: String(SIGN_UP_OUTBOX_MAX_AGE_HOURS - 1) })).toThrow(
       /IDEMPOTENCY_KEY_TTL_HOURS must be an integer from 20 to/,
     );
+  });
+
+  it('refuses a short page token key at start-up', () => {
+    expect(() => readConfig({ PAGE_TOKEN_KEY: 'short' })).toThrow(/PAGE_TOKEN_KEY must be at least 32 characters/);
   });
 
   it('refuses a short operator token and a bad release environment at start-up', () => {

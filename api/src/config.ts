@@ -43,6 +43,13 @@ export interface ApiConfig {
   readonly operatorToken: string | undefined;
   /** Which environment's release pointers this API serves and moves (`production`, `staging`, ...). */
   readonly releaseEnvironment: string;
+  /**
+   * The HMAC key of page tokens (docs/telemetry.md); unset: derived from the operator token, and
+   * with neither, pages get no token and every batch is unsigned.
+   */
+  readonly pageTokenKey: string | undefined;
+  /** Page tokens one client address may be issued per minute; 0 turns the limit off. */
+  readonly pageTokensPerMinute: number;
 }
 
 /** The repository root's `.data/api` (this file is api/src/config.ts, or api/dist/main.js once built). */
@@ -127,6 +134,16 @@ export function readOperatorToken(env: Readonly<Record<string, string | undefine
   return token;
 }
 
+/** `PAGE_TOKEN_KEY`: a secret as long as the operator token's minimum (e.g. openssl rand -base64 32). */
+function readPageTokenKey(value: string | undefined): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (value.length < OPERATOR_TOKEN_MIN_LENGTH)
+    throw new Error(
+      `PAGE_TOKEN_KEY must be at least ${OPERATOR_TOKEN_MIN_LENGTH} characters (e.g. openssl rand -base64 32), or unset to derive it from OPERATOR_TOKEN`,
+    );
+  return value;
+}
+
 function parseEnvironment(value: string | undefined): string {
   if (value === undefined || value === '') return 'production';
   if (!/^[a-z][a-z0-9-]{0,31}$/.test(value))
@@ -167,5 +184,7 @@ export function readConfig(env: Readonly<Record<string, string | undefined>>): A
     authFailuresPerMinute: parseInteger('AUTH_FAILURES_PER_MINUTE', env.AUTH_FAILURES_PER_MINUTE, 30, 0, 1_000_000),
     operatorToken: readOperatorToken(env),
     releaseEnvironment: parseEnvironment(env.RELEASE_ENVIRONMENT),
+    pageTokenKey: readPageTokenKey(env.PAGE_TOKEN_KEY),
+    pageTokensPerMinute: parseInteger('PAGE_TOKENS_PER_MINUTE', env.PAGE_TOKENS_PER_MINUTE, 60, 0, 1_000_000),
   };
 }

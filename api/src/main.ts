@@ -42,6 +42,8 @@ async function main(): Promise<void> {
     operatorToken: config.operatorToken,
     authFailuresPerMinute: config.authFailuresPerMinute,
     releaseEnvironment: config.releaseEnvironment,
+    pageTokenKey: config.pageTokenKey,
+    pageTokensPerMinute: config.pageTokensPerMinute,
   });
   const where =
     config.database.engine === 'postgres'

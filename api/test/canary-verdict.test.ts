@@ -1,9 +1,11 @@
 // The canary verdict end to end: releases and telemetry in the real API (in-process), the verdict
 // command of tooling/telemetry reading both. A canary build with an injected failure rate is rolled
-// back by the verdict itself (`--act yes`): its pointer's canary is aborted.
+// back by the verdict itself (`--act yes`): its pointer's canary is aborted. Only signed page views
+// count: a script's unsigned, replayed or forged batches move no verdict (issue 32's attack).
 import { MIN_SESSIONS_PER_ARM } from '@special-gift/shared/telemetry';
 import { main as telemetryCommand } from '../../tooling/telemetry/telemetry-cli';
 import type * as NativePglite from './support/native-pglite';
+import { askPageToken, postTelemetry } from './support/http-client';
 import { startTestServer, type TestServer } from './support/test-server';
 
 jest.mock('@electric-sql/pglite', () =>
@@ -20,7 +22,7 @@ let api: TestServer;
 const env = { ...process.env };
 
 beforeAll(async () => {
-  api = await startTestServer({ operatorToken: TOKEN, telemetryBatchesPerMinute: 0 });
+  api = await startTestServer({ operatorToken: TOKEN, telemetryBatchesPerMinute: 0, pageTokensPerMinute: 0 });
   Object.assign(process.env, { SG_RELEASE_API: api.baseUrl, OPERATOR_TOKEN: TOKEN });
 });
 afterAll(async () => {
@@ -47,28 +49,51 @@ const act = async (action: string, extra: Record<string, unknown> = {}) =>
     ...extra,
   });
 
-/** `sessions` page views of /sign-up on `build`, the first `failing` of them with a load failure. */
-async function pageViews(build: string, sessions: number, failing: number): Promise<void> {
+/** The page token the composer would write into a page of `bucket` (the canary is at 20 %: buckets 0-19). */
+async function pageToken(bucket: number, build: string): Promise<string> {
+  const answer = await askPageToken(api.baseUrl, bucket, `signup=${build}`);
+  expect(answer.status).toBe(200);
+  return answer.text();
+}
+
+/**
+ * `sessions` page views of /sign-up on `build`, the first `failing` of them with a load failure:
+ * `signed` as real pages send them (each its own page's token), `unsigned` as a script with no page
+ * behind it does, `replayed` as a script reusing one real page's token.
+ */
+async function pageViews(
+  build: string,
+  sessions: number,
+  failing: number,
+  how: 'signed' | 'unsigned' | 'replayed' = 'signed',
+): Promise<void> {
+  const bucket = build === CANARY ? 5 : 50;
+  const shared = how === 'replayed' ? await pageToken(bucket, build) : undefined;
   for (let i = 0; i < sessions; i += 1) {
+    const token = how === 'signed' ? await pageToken(bucket, build) : shared;
     const events: unknown[] = [
       { type: 'vital', name: 'LCP', value: 1200, remote: 'signup', t: 1300 },
       { type: 'vital', name: 'INP', value: 80, remote: 'signup', t: 5000 },
     ];
     if (i < failing)
       events.push({ type: 'load_failure', remote: 'signup', phase: 'lazy_chunk', kind: 'network', t: 4000 });
-    const response = await fetch(`${api.baseUrl}/v1/telemetry`, {
-      method: 'POST',
-      headers: { 'content-type': 'text/plain;charset=UTF-8' },
-      body: JSON.stringify({
-        v: 1,
-        route: '/sign-up',
-        device: 'phone',
-        builds: { intro: 'image', signup: build, thankyou: 'image' },
-        events,
-      }),
+    const response = await postTelemetry(api.baseUrl, {
+      v: 1,
+      route: '/sign-up',
+      device: 'phone',
+      builds: { intro: 'image', signup: build, thankyou: 'image' },
+      events,
+      ...(token === undefined ? {} : { token }),
     });
     expect(response.status).toBe(202);
   }
+}
+
+async function signedSessions(build: string): Promise<number> {
+  const report = (await (await call('GET', '/v1/telemetry/report?window=1h&remote=signup')).json()) as {
+    remotes: Array<{ remote: string; builds: Array<{ build: string; signed: { sessions: number } }> }>;
+  };
+  return report.remotes.find((r) => r.remote === 'signup')?.builds.find((b) => b.build === build)?.signed.sessions ?? 0;
 }
 
 async function reportedSessions(build: string): Promise<number> {
@@ -107,11 +132,26 @@ it('holds without enough sessions, then rolls a failing canary back by itself', 
     // No field data yet: the arms come from the pointer, and there is nothing to judge.
     expect(await telemetryCommand(['verdict', 'signup', '--act', 'yes'])).toBe(2);
 
-    // The baseline fails 1 % of its page views, the canary 6 %.
+    // Issue 32's attack: a script with no page view behind it posts 700 batches per arm, errors on
+    // the canary's; another replays one real page's token 700 times. All get 202 and show in the
+    // report, and the verdict, which counts signed page views only, holds: no rollback.
+    await pageViews(LIVE, 700, 0, 'unsigned');
+    await pageViews(CANARY, 700, 700, 'unsigned');
+    await pageViews(CANARY, 700, 700, 'replayed');
+    await api.telemetry.flush();
+    expect(await reportedSessions(CANARY)).toBe(1400);
+    expect(await signedSessions(CANARY)).toBe(1);
+    expect(await telemetryCommand(['verdict', 'signup', '--act', 'yes'])).toBe(2);
+    const held = log.mock.calls.map((args) => args.join(' ')).join('\n');
+    expect(held).toMatch(new RegExp(`canary +${CANARY} +1 +1 .* 700 +699 \\(replayed 699\\)`));
+    expect(held).not.toContain('Aborted');
+    log.mockClear();
+
+    // The baseline fails 1 % of its page views, the canary 6 %: real pages, each signed.
     await pageViews(LIVE, SESSIONS, Math.round(SESSIONS * 0.01));
     await pageViews(CANARY, SESSIONS, Math.round(SESSIONS * 0.06));
     await api.telemetry.flush(); // the test server writes its buffer on demand
-    expect(await reportedSessions(CANARY)).toBe(SESSIONS);
+    expect(await signedSessions(CANARY)).toBe(SESSIONS + 1);
 
     expect(await telemetryCommand(['verdict', 'signup', '--act', 'yes'])).toBe(3);
     const printed = log.mock.calls.map((args) => args.join(' ')).join('\n');

@@ -22,6 +22,8 @@ function commandFor(app: AppName): { command: string; args: string[]; cwd: strin
         HOST: '127.0.0.1',
         API_DATA_DIR,
         SIGN_UPS_PER_MINUTE: '0',
+        // Every page the suite loads comes from one address; the per-address limit is tested in api/.
+        PAGE_TOKENS_PER_MINUTE: '0',
         OPERATOR_TOKEN: E2E_OPERATOR_TOKEN,
       },
     };

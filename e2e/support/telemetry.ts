@@ -9,6 +9,8 @@ export interface SentBatch {
   readonly device: string;
   readonly builds: Record<string, string>;
   readonly events: ReadonlyArray<Record<string, unknown>>;
+  /** The page token the composer wrote into the page (docs/telemetry.md). */
+  readonly token?: string;
 }
 
 export const isBeacon = (request: Request) =>

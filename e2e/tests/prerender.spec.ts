@@ -7,7 +7,7 @@ import { startStaticServer } from '../../tooling/serve/static-server';
 import { buildRemoteVariant, removeRemoteVariant, setEnglishText } from '../support/build-variant';
 import { deployBuild, distOf, wwwRoot } from '../support/nginx';
 import { withRemoteFront } from '../support/remote-front';
-import { E2E_PORTS, HOST_URL } from '../support/topology';
+import { API_URL, E2E_PORTS, HOST_URL } from '../support/topology';
 import {
   expect,
   expectConsoleErrors,
@@ -111,6 +111,8 @@ test.describe('prerendered first screen, composed per request', () => {
       port: 0,
       spa: true,
       config: localRuntimeConfig(E2E_PORTS),
+      // The same API as nginx's: the same snapshot, and a page token of its own (docs/telemetry.md).
+      apiTarget: API_URL,
     });
     try {
       const address = node.address();
@@ -124,7 +126,11 @@ test.describe('prerendered first screen, composed per request', () => {
         ];
         for (const headers of variants) {
           // Each response has a nonce of its own: the same everywhere else.
-          const withoutNonce = (html: string) => html.replace(/ nonce="[0-9a-f]{32}"/g, ' nonce=""');
+          // So does each page's token: present in both, its value apart.
+          const withoutNonce = (html: string) =>
+            html
+              .replace(/ nonce="[0-9a-f]{32}"/g, ' nonce=""')
+              .replace(/ data-sg-page-token="[A-Za-z0-9_.,=-]+"/, ' data-sg-page-token="(token)"');
           const fromNginx = withoutNonce(await pageHtml(page, route.path, headers));
           const fromNode = withoutNonce(await (await page.request.get(`${nodeUrl}${route.path}`, { headers })).text());
           expect(fromNode, `${route.path} ${JSON.stringify(headers)}`).toBe(fromNginx);

@@ -1,4 +1,5 @@
 import type { Request } from '@playwright/test';
+import { PAGE_TOKEN_PATTERN, type TelemetryReport } from '@special-gift/shared/telemetry';
 import { expect, expectConsoleErrors, test } from '../support/fixtures';
 import {
   breakRemote,
@@ -12,6 +13,7 @@ import {
 } from '../support/remote-failures';
 import { newCardCode } from '../support/sign-up';
 import { collectorRunning, hideAndCollect, isBeacon } from '../support/telemetry';
+import { API_URL, E2E_OPERATOR_TOKEN, HOST_URL } from '../support/topology';
 
 /**
  * Field telemetry (docs/telemetry.md) on the production builds: the collector loads after the
@@ -43,6 +45,37 @@ test('web vitals arrive for each route once the page is hidden, attributed to it
         .join(', ')}`,
     );
   }
+});
+
+test("a real page's batch carries the page's token: counted signed once, refused when replayed", async ({
+  page,
+  request,
+}) => {
+  /** The signup remote's image build, by provenance, as the report (and the verdict) reads it. */
+  const provenance = async () => {
+    const answer = await request.get(`${API_URL}/v1/telemetry/report?window=1h&remote=signup`, {
+      headers: { authorization: `Bearer ${E2E_OPERATOR_TOKEN}` },
+    });
+    const report = (await answer.json()) as TelemetryReport;
+    const build = report.remotes[0]?.builds.find((entry) => entry.build === 'image');
+    return { signed: build?.provenance.signed ?? 0, replayed: build?.provenance.replayed ?? 0 };
+  };
+  const before = await provenance();
+  await page.goto('/sign-up');
+  await collectorRunning(page);
+  const { batch, status } = await hideAndCollect(page);
+  expect(status).toBe(202);
+  // Composed by nginx with the API's token: no release here, so no builds in it, and every remote's image.
+  expect(batch.token).toMatch(PAGE_TOKEN_PATTERN);
+  expect(batch.token?.split('.')[3]).toBe('');
+  await expect.poll(provenance).toEqual({ signed: before.signed + 1, replayed: before.replayed });
+  // The same batch again, as a script would replay it: accepted, and counted apart.
+  const replay = await request.post(`${HOST_URL}/api/v1/telemetry`, {
+    headers: { 'content-type': 'text/plain;charset=UTF-8' },
+    data: JSON.stringify(batch),
+  });
+  expect(replay.status()).toBe(202);
+  await expect.poll(provenance).toEqual({ signed: before.signed + 1, replayed: before.replayed + 1 });
 });
 
 test('nothing the user types leaves the page, except the sign-up itself', async ({ page }) => {

@@ -6,7 +6,7 @@ import {
   remoteBase,
   type PageRequest,
 } from './compose-page';
-import { FRAGMENT_CACHE_SECONDS, FRAGMENT_TIMEOUT_MS, toPageTemplate } from './composition';
+import { FRAGMENT_CACHE_SECONDS, FRAGMENT_TIMEOUT_MS, PAGE_TOKEN, toPageTemplate } from './composition';
 
 const INDEX =
   '<!doctype html><html lang=en dir=ltr><head><title>Special Gift</title><script defer src=/main.1.js></script></head><body><div id=root></div></body></html>';
@@ -19,9 +19,14 @@ const REMOTES = {
 const FRAGMENT =
   '<link rel="stylesheet" href="<!--# echo var="sg_screen_files" -->/screen.css"><div data-sg-screen="signup">Bonjour</div>';
 
-function composer(respond: (url: string, signal: AbortSignal) => Promise<Response>, clock = { now: 0 }) {
+/** A composer whose every request `respond` answers; with `apiOrigin`, the API's too. */
+function composer(
+  respond: (url: string, signal: AbortSignal, init?: RequestInit) => Promise<Response>,
+  clock = { now: 0 },
+  apiOrigin?: string,
+) {
   const fetch = jest.fn((url: string | URL | Request, init?: RequestInit) =>
-    respond(String(url), init?.signal as AbortSignal),
+    respond(String(url), init?.signal as AbortSignal, init),
   );
   return {
     fetch,
@@ -30,6 +35,7 @@ function composer(respond: (url: string, signal: AbortSignal) => Promise<Respons
         template: async () => TEMPLATE,
         remotes: REMOTES,
         defaultLanguage: 'en',
+        apiOrigin,
         fetch: fetch as unknown as typeof globalThis.fetch,
         now: () => clock.now,
       }),
@@ -149,26 +155,15 @@ describe("the page's CSP nonce", () => {
 
 describe('createPageComposer with releases (the API at api.test)', () => {
   const SIGNUP_BUILD = '0123456789ab';
-  function releasedComposer(snapshot: () => Promise<Response>, clock = { now: 0 }) {
-    const fetch = jest.fn(async (url: string | URL | Request, init?: RequestInit) =>
-      String(url).startsWith('http://api.test/')
-        ? snapshot()
-        : new Response(FRAGMENT.replace('Bonjour', `from ${String(url)} ${JSON.stringify(init?.headers ?? {})}`)),
+  const releasedComposer = (snapshot: () => Promise<Response>, clock = { now: 0 }) =>
+    composer(
+      async (url, _signal, init) =>
+        url.startsWith('http://api.test/')
+          ? snapshot()
+          : new Response(FRAGMENT.replace('Bonjour', `from ${url} ${JSON.stringify(init?.headers ?? {})}`)),
+      clock,
+      'http://api.test',
     );
-    return {
-      fetch,
-      compose: withNonce(
-        createPageComposer({
-          template: async () => TEMPLATE,
-          remotes: REMOTES,
-          defaultLanguage: 'en',
-          apiOrigin: 'http://api.test',
-          fetch: fetch as unknown as typeof globalThis.fetch,
-          now: () => clock.now,
-        }),
-      ),
-    };
-  }
   const answer = (builds: string, cacheControl = 'public, max-age=1', integrity = '') =>
     new Response('{}', {
       headers: { 'Sg-Builds': builds, 'Sg-Integrity': integrity, 'Cache-Control': cacheControl },
@@ -203,7 +198,8 @@ describe('createPageComposer with releases (the API at api.test)', () => {
     await compose({ path: '/', bucket: 3 });
     await compose({ path: '/', bucket: 3 });
     await compose({ path: '/', bucket: 4 });
-    const snapshotCalls = () => fetch.mock.calls.filter(([url]) => String(url).startsWith('http://api.test/')).length;
+    const snapshotCalls = () =>
+      fetch.mock.calls.filter(([url]) => String(url).startsWith('http://api.test/v1/releases/snapshot')).length;
     expect(snapshotCalls()).toBe(2);
     clock.now += FRAGMENT_CACHE_SECONDS * 1000 + 1;
     reply = async () => new Response('down', { status: 503 });
@@ -215,9 +211,58 @@ describe('createPageComposer with releases (the API at api.test)', () => {
     const { compose, fetch } = releasedComposer(async () => answer(`signup=${SIGNUP_BUILD}`, 'private, no-store'));
     await compose({ path: '/', bucket: 2, cookieHeader: 'sg_lang=fr; sg_preview=signup.x.1.sig; other=1' });
     await compose({ path: '/', bucket: 2, cookieHeader: 'sg_preview=signup.x.1.sig' });
-    const calls = fetch.mock.calls.filter(([url]) => String(url).startsWith('http://api.test/'));
+    const calls = fetch.mock.calls.filter(([url]) => String(url).startsWith('http://api.test/v1/releases/snapshot'));
     expect(calls).toHaveLength(2);
     expect(calls[0]?.[1]?.headers).toEqual({ cookie: 'sg_preview=signup.x.1.sig' });
+  });
+});
+
+describe("createPageComposer: the page's token (the API at api.test)", () => {
+  const BUILDS = 'signup=0123456789ab';
+  const TOKEN = `${'A'.repeat(22)}.1764000000.7.${BUILDS}.${'m'.repeat(43)}`;
+  const tokenComposer = (token: (signal: AbortSignal) => Promise<Response>) =>
+    composer(
+      async (url, signal) => {
+        if (url.startsWith('http://api.test/v1/telemetry/page-token')) return token(signal);
+        if (url.startsWith('http://api.test/')) return new Response('{}', { headers: { 'Sg-Builds': BUILDS } });
+        return new Response(FRAGMENT);
+      },
+      undefined,
+      'http://api.test',
+    );
+  const tokenIn = (page: string) => /<div hidden data-sg-page-token="([^"]*)"><\/div>/.exec(page)?.[1];
+
+  it("asks for each page's token with its bucket, builds and the visitor's address, and prints it after the root", async () => {
+    const { compose, fetch } = tokenComposer(async () => new Response(TOKEN));
+    const pages = [
+      await compose({ path: '/sign-up', bucket: 7, clientAddress: '192.0.2.9' }),
+      await compose({ path: '/sign-up', bucket: 7, clientAddress: '192.0.2.9' }),
+    ];
+    expect(pages.map(tokenIn)).toEqual([TOKEN, TOKEN]);
+    const asked = fetch.mock.calls.filter(([url]) => String(url).includes('/page-token'));
+    expect(asked.map(([url]) => String(url))).toEqual([
+      'http://api.test/v1/telemetry/page-token?bucket=7',
+      'http://api.test/v1/telemetry/page-token?bucket=7',
+    ]);
+    expect(asked[0]?.[1]?.headers).toEqual({ 'sg-builds': BUILDS, 'x-forwarded-for': '192.0.2.9' });
+    expect(pages[0]).toMatch(/Bonjour<\/div><\/div><\/div><div hidden data-sg-page-token=/);
+  });
+
+  it('leaves the page without a token when the API refuses, answers junk or is slow', async () => {
+    const answers: Array<(signal: AbortSignal) => Promise<Response>> = [
+      async () => new Response('{"error":{}}', { status: 429 }),
+      async () => new Response('"><script>steal()</script>'),
+      () => Promise.reject(new TypeError('fetch failed')),
+      (signal) =>
+        new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(signal.reason as Error))),
+    ];
+    for (const answer of answers) {
+      const started = Date.now();
+      const page = await tokenComposer(answer).compose({ path: '/sign-up', bucket: 7 });
+      expect(tokenIn(page)).toBe('');
+      expect(page).toContain('Bonjour');
+      expect(Date.now() - started).toBeLessThan(PAGE_TOKEN.timeoutMs + 1_000);
+    }
   });
 });
 

@@ -7,6 +7,7 @@ import {
   parsePageBuilds,
   textDirection,
 } from '@special-gift/shared/composition';
+import { PAGE_TOKEN_PATTERN } from '@special-gift/shared/telemetry';
 import { REMOTES, type RemoteName } from '../remotes';
 import {
   bucketCookie,
@@ -14,6 +15,7 @@ import {
   FRAGMENT_CACHE_SECONDS,
   FRAGMENT_TIMEOUT_MS,
   fragmentFile,
+  PAGE_TOKEN,
   PAGE_VARIABLES,
   RELEASE_SNAPSHOT,
   SCREEN_FILES_ECHO,
@@ -31,6 +33,8 @@ export interface PageRequest {
   readonly bucket?: number;
   /** This response's CSP nonce ({@link newNonce}), sent in its Content-Security-Policy too. */
   readonly nonce: string;
+  /** The visitor's address, sent with the page token's request: the API limits tokens per address. */
+  readonly clientAddress?: string;
 }
 
 /** A fresh CSP nonce per page, as nginx's `$request_id`: 16 random bytes, hex. */
@@ -136,9 +140,24 @@ export function createPageComposer(options: PageComposerOptions) {
 
   const snapshot = options.apiOrigin ? createSnapshots(options.apiOrigin, fetchImpl, now) : async () => NO_SNAPSHOT;
 
+  /** The page's token as nginx's /_sg_page_token gets it (snippets/page-token.conf): never kept, bounded, or none. */
+  async function pageToken(bucket: number, builds: string, clientAddress: string | undefined) {
+    if (!options.apiOrigin) return undefined;
+    const token = await fetchWithinBound(
+      fetchImpl,
+      `${options.apiOrigin}${PAGE_TOKEN.path}?bucket=${bucket}`,
+      (response) => response.text(),
+      { [PAGE_TOKEN.buildsHeader]: builds, ...(clientAddress ? { 'x-forwarded-for': clientAddress } : {}) },
+      PAGE_TOKEN.timeoutMs,
+    );
+    // Printed into an attribute: only a token's characters, ever.
+    return token !== undefined && PAGE_TOKEN_PATTERN.test(token) ? token : undefined;
+  }
+
   return async function composePage(request: PageRequest): Promise<string> {
+    const bucket = request.bucket ?? RELEASE_SNAPSHOT.buckets - 1;
     const { builds, integrity } = await snapshot(
-      request.bucket ?? RELEASE_SNAPSHOT.buckets - 1,
+      bucket,
       cookieValue(request.cookieHeader, RELEASE_SNAPSHOT.previewCookie),
     );
     const variables = {
@@ -151,6 +170,7 @@ export function createPageComposer(options: PageComposerOptions) {
     return renderSsi(await options.template(), {
       variables,
       async include(uri) {
+        if (uri === PAGE_TOKEN.include) return pageToken(bucket, builds, request.clientAddress);
         const match = includePattern.exec(uri);
         const remote = match?.[1] as RemoteName | undefined;
         const language = match?.[3];
@@ -207,9 +227,10 @@ async function fetchWithinBound<T>(
   url: string,
   read: (response: Response) => Promise<T>,
   headers: Record<string, string> = {},
+  timeoutMs: number = FRAGMENT_TIMEOUT_MS,
 ): Promise<T | undefined> {
   try {
-    const response = await fetchImpl(url, { signal: AbortSignal.timeout(FRAGMENT_TIMEOUT_MS), headers });
+    const response = await fetchImpl(url, { signal: AbortSignal.timeout(timeoutMs), headers });
     if (response.status !== 200) return undefined;
     return await read(response);
   } catch {

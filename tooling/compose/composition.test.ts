@@ -14,6 +14,13 @@ describe('toPageTemplate', () => {
     );
   });
 
+  it("asks for the page's token after the root, so the first screen is sent before the page waits on the API", () => {
+    const template = toPageTemplate(INDEX, 3, '/page-loader.def.js');
+    expect(template).toContain(
+      '<!--# endif --></div><div hidden data-sg-page-token="<!--# include virtual="/_sg_page_token" stub="empty" -->"></div></body>',
+    );
+  });
+
   it('starts the app through the page loader, the app preloaded meanwhile', () => {
     const template = toPageTemplate(INDEX, 3, '/page-loader.def.js');
     expect(template).toContain(

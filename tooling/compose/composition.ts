@@ -10,6 +10,7 @@ import {
   COLLECTOR_META_NAME,
   PAGE_BUILDS_ATTRIBUTE,
   PAGE_INTEGRITY_ATTRIBUTE,
+  PAGE_TOKEN_ATTRIBUTE,
   SHELL_PAGE_CLASS,
 } from '@special-gift/shared/composition';
 
@@ -108,6 +109,27 @@ export const RELEASE_SNAPSHOT = {
   buckets: 100,
 } as const;
 
+/**
+ * The page token (docs/telemetry.md): a short-lived token the API signs for each composed page
+ * (its builds, bucket, time and a unique id), which the page's telemetry batch sends back so the
+ * canary verdict counts real page views only. nginx cannot compute an HMAC and the snapshot is
+ * shared across pages for a second, so each page asks the API with an include of its own: uncached,
+ * after the first screen's markup (its bytes and paint never wait for it), bounded.
+ */
+export const PAGE_TOKEN = {
+  /** The page template's include (nginx: an internal location; the Node composer: its own fetch). */
+  include: '/_sg_page_token',
+  /** On the API's upstream; the bucket goes in the query, the page's builds in `Sg-Builds`. */
+  path: '/v1/telemetry/page-token',
+  buildsHeader: 'sg-builds',
+  /**
+   * The API answers from memory (an HMAC and the pointers' 100 ms memo) within a few ms; past this
+   * the page goes without a token, its batch then unsigned. Short, because the page's tail (and so
+   * its deferred scripts) waits for the include: the first screen's markup above it does not.
+   */
+  timeoutMs: 150,
+} as const;
+
 /** The Set-Cookie that gives a browser its canary bucket (HttpOnly: no script needs it). */
 export const bucketCookie = (bucket: number | string) =>
   `${RELEASE_SNAPSHOT.bucketCookie}=${bucket}; Path=/; Max-Age=${RELEASE_SNAPSHOT.bucketCookieMaxAgeSeconds}; SameSite=Lax; HttpOnly`;
@@ -140,6 +162,8 @@ export function toPageTemplate(indexHtml: string, contractMajor: number, pageLoa
   const include = ssi(
     `include virtual="${SCREEN_INCLUDE_PREFIX}$${screen}/v${contractMajor}/$${language}.html" stub="empty"`,
   );
+  // After the root, so everything the first screen needs is sent before the page waits on the API.
+  const pageToken = `<div hidden ${PAGE_TOKEN_ATTRIBUTE}="${ssi(`include virtual="${PAGE_TOKEN.include}" stub="empty"`)}"></div>`;
   return indexHtml
     .replace(
       appScript,
@@ -152,7 +176,7 @@ export function toPageTemplate(indexHtml: string, contractMajor: number, pageLoa
     )
     .replace(
       rootTag,
-      `<div id="root">${ssi('block name="empty"')}${ssi('endblock')}${ssi(`if expr="$${screen}"`)}<div class="${SHELL_PAGE_CLASS}">${include}</div>${ssi('endif')}</div>`,
+      `<div id="root">${ssi('block name="empty"')}${ssi('endblock')}${ssi(`if expr="$${screen}"`)}<div class="${SHELL_PAGE_CLASS}">${include}</div>${ssi('endif')}</div>${pageToken}`,
     );
 }
 

@@ -69,7 +69,8 @@ export interface RunningNginx {
 
 /**
  * Starts nginx with `deploy/nginx/<template>` rendered from `env` through the start-up script (PORT
- * and STATIC_ROOT are set here), and waits until `readyPath` answers (any status).
+ * and STATIC_ROOT are set here), inside an `http` block with the mime types as the image's own
+ * nginx.conf has them (SSI composes text/html only), and waits until `readyPath` answers (any status).
  */
 export async function startNginx(options: {
   template: 'host.conf.template' | 'remote.conf.template';
@@ -89,7 +90,7 @@ export async function startNginx(options: {
     join(prefix, 'nginx.conf'),
     `${process.getuid?.() === 0 ? 'user root;' : ''} daemon off; worker_processes 1; pid ${join(prefix, 'logs', 'nginx.pid')};
      events { worker_connections 64; }
-     http { access_log off; ${temp('client_body')} ${temp('proxy')} ${temp('fastcgi')} ${temp('uwsgi')} ${temp('scgi')}
+     http { include /etc/nginx/mime.types; default_type application/octet-stream; access_log off; ${temp('client_body')} ${temp('proxy')} ${temp('fastcgi')} ${temp('uwsgi')} ${temp('scgi')}
        include conf.d/app.conf; }`,
   );
   const errorLog = join(prefix, 'logs', 'error.log');

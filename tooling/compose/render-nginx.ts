@@ -11,6 +11,7 @@ import { readRemoteList, type RemoteEntry } from '../generate/read-remote-list';
 import {
   FRAGMENT_CACHE_SECONDS,
   FRAGMENT_TIMEOUT_MS,
+  PAGE_TOKEN,
   PAGE_VARIABLES,
   RELEASE_SNAPSHOT,
   SCREEN_FILES_ECHO,
@@ -172,7 +173,40 @@ export function renderReleaseSnapshot(): string {
   ].join('\n');
 }
 
+/**
+ * Inside the internal location the page template's include asks for the page's token
+ * (docs/telemetry.md): one uncached request to the API per composed page, with the page's bucket
+ * (in the location's query), its snapshot's builds and the visitor's address (the API limits
+ * tokens per address). Slow, down or refusing: an empty include, the page is served without a token.
+ */
+export function renderPageToken(): string {
+  const bound = `${PAGE_TOKEN.timeoutMs}ms`;
+  return [
+    GENERATED,
+    'internal;',
+    "ssi off; # the API's answer is printed as is, never composed",
+    'proxy_pass_request_body off;',
+    'proxy_set_header Content-Length "";',
+    'proxy_set_header Accept-Encoding "";',
+    '# The API needs no cookie of the visitor: the bucket is in the query.',
+    'proxy_set_header Cookie "";',
+    `proxy_set_header ${PAGE_TOKEN.buildsHeader} $${PAGE_VARIABLES.builds};`,
+    'proxy_set_header X-Forwarded-For $remote_addr;',
+    'proxy_http_version 1.1;',
+    'proxy_set_header Connection "";',
+    `proxy_connect_timeout ${bound};`,
+    `proxy_send_timeout ${bound};`,
+    `proxy_read_timeout ${bound};`,
+    '# Never a second replica after a timeout: that would double what the page waits.',
+    'proxy_next_upstream off;',
+    'proxy_intercept_errors on;',
+    'error_page 400 401 403 404 405 408 409 410 429 500 502 503 504 = @sg_no_page_token;',
+    '',
+  ].join('\n');
+}
+
 export const NGINX_SNIPPETS = {
+  'page-token.conf': renderPageToken,
   'release-snapshot.conf': renderReleaseSnapshot,
   'composition.conf': renderCompositionMaps,
   'fragment-proxy.conf': renderFragmentProxy,

@@ -2,7 +2,8 @@
  * The subset of nginx's SSI (ngx_http_ssi_module) the page template and fragments use, for the Node
  * server of `npm run up`, so one template is composed the same way by nginx in the images and by
  * Node locally: `echo var` (entity-encoded), `if expr="$var"` / `endif`, `block` / `endblock` and
- * `include virtual` with `stub`. Anything else is an error, not silently ignored.
+ * `include virtual` with `stub`. Anything else is an error, not silently ignored. As nginx does,
+ * every include starts as the template is read and they run at once; the output keeps their order.
  */
 export interface SsiContext {
   readonly variables: Readonly<Record<string, string>>;
@@ -36,7 +37,7 @@ export function substitute(text: string, variables: Readonly<Record<string, stri
 
 export async function renderSsi(template: string, context: SsiContext): Promise<string> {
   const blocks = new Map<string, string>();
-  let output = '';
+  const output: Array<string | Promise<string>> = [];
   let last = 0;
   /** Open `if`s: whether each one's content is printed; `block` collects into `capture`. */
   const conditions: boolean[] = [];
@@ -44,7 +45,7 @@ export async function renderSsi(template: string, context: SsiContext): Promise<
   const printing = () => conditions.every(Boolean);
   const emit = (text: string) => {
     if (capture) capture.text += text;
-    else if (printing()) output += text;
+    else if (printing()) output.push(text);
   };
 
   for (const match of template.matchAll(DIRECTIVE)) {
@@ -77,12 +78,15 @@ export async function renderSsi(template: string, context: SsiContext): Promise<
       case 'include': {
         if (!params.virtual) throw new Error('SSI: only include virtual="..." is supported');
         if (capture || !printing()) break;
-        const body = await context.include(substitute(params.virtual, context.variables));
-        emit(
-          body ??
-            (params.stub
-              ? await renderSsi(blocks.get(params.stub) ?? '', context)
-              : '[an error occurred while processing the directive]'),
+        const stub = params.stub === undefined ? undefined : (blocks.get(params.stub) ?? '');
+        output.push(
+          context
+            .include(substitute(params.virtual, context.variables))
+            .then(
+              (body) =>
+                body ??
+                (stub === undefined ? '[an error occurred while processing the directive]' : renderSsi(stub, context)),
+            ),
         );
         break;
       }
@@ -92,5 +96,5 @@ export async function renderSsi(template: string, context: SsiContext): Promise<
   }
   if (conditions.length > 0 || capture) throw new Error('SSI: unclosed if or block');
   emit(template.slice(last));
-  return output;
+  return (await Promise.all(output)).join('');
 }

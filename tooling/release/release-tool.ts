@@ -332,7 +332,11 @@ async function tokenCommand(args: ParsedArgs, api: ReleaseApi, out: (line: strin
       out(
         args.json
           ? JSON.stringify(revoked)
-          : `token "${revoked.name}" (${revoked.id}) revoked at ${revoked.revokedAt ?? ''}`,
+          : [
+              `token "${revoked.name}" (${revoked.id}) revoked at ${revoked.revokedAt ?? ''}`,
+              // The tokens it created end with it (docs/access.md).
+              ...revoked.alsoRevoked.map((other) => `  and "${other.name}" (${other.id}), which it created`),
+            ].join('\n'),
       );
       return 0;
     }

@@ -222,6 +222,7 @@ export async function startStaticServer(options: StaticServerOptions): Promise<S
         cookieHeader: req.headers.cookie,
         acceptLanguage: req.headers['accept-language'],
         bucket,
+        clientAddress: req.socket.remoteAddress,
       }).then((page) => {
         if (setCookie) res.setHeader('Set-Cookie', setCookie);
         res.setHeader('Cache-Control', 'no-cache');

@@ -27,7 +27,7 @@ describe('the telemetry CLI', () => {
     }
   });
 
-  it('prints one table per remote, each build with the engines its vitals came from', () => {
+  it('prints one table per remote, each build with its signed, unsigned and refused page views and the engines its vitals came from', () => {
     const report: TelemetryReport = {
       window: '1h',
       from: '2026-01-01T00:00:00.000Z',
@@ -49,6 +49,8 @@ describe('the telemetry CLI', () => {
                 { engine: 'blink', sessions: 500, failedSessions: 5, p75: { LCP: 2000, INP: 180, CLS: 0.05 } },
                 { engine: 'webkit', sessions: 200, failedSessions: 2, p75: { LCP: 2300, INP: null, CLS: null } },
               ],
+              provenance: { signed: 650, unsigned: 38, expired: 2, replayed: 10, forged: 0, mismatched: 0 },
+              signed: { sessions: 650, failedSessions: 6, errorRate: 6 / 650, p75: { LCP: 2100, INP: 180, CLS: 0.05 } },
               series: { sessions: [], errorRate: [], LCP: [], INP: [], CLS: [] },
             },
           ],
@@ -57,8 +59,8 @@ describe('the telemetry CLI', () => {
     };
     expect(formatReport(report).split('\n').slice(2)).toEqual([
       'Remote signup',
-      'build         sessions  failed  error rate  p75 LCP ms  p75 INP ms  p75 CLS',
-      'c0ffee000001  700       7       1.00%       2100        180         0.050',
+      'build         sessions  failed  error rate  p75 LCP ms  p75 INP ms  p75 CLS  signed  unsigned  refused',
+      'c0ffee000001  700       7       1.00%       2100        180         0.050    650     38        12 (expired 2, replayed 10)',
       '  blink       500       5       1.00%       2000        180         0.050',
       '  webkit      200       2       1.00%       2300        -           -',
     ]);

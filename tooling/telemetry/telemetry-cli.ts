@@ -11,9 +11,10 @@
  */
 import {
   BUILD_ID,
-  armFigures,
   canaryVerdict,
+  describeRefused,
   REPORT_WINDOWS,
+  verdictArm,
   type ArmFigures,
   type ReportWindow,
   type TelemetryReport,
@@ -90,7 +91,18 @@ export function formatReport(report: TelemetryReport): string {
     lines.push('', `Remote ${remote.remote}`);
     lines.push(
       table([
-        ['build', 'sessions', 'failed', 'error rate', 'p75 LCP ms', 'p75 INP ms', 'p75 CLS'],
+        [
+          'build',
+          'sessions',
+          'failed',
+          'error rate',
+          'p75 LCP ms',
+          'p75 INP ms',
+          'p75 CLS',
+          'signed',
+          'unsigned',
+          'refused',
+        ],
         ...remote.builds.flatMap((build) => [
           [
             build.build,
@@ -100,6 +112,9 @@ export function formatReport(report: TelemetryReport): string {
             format.ms(build.p75.LCP),
             format.ms(build.p75.INP),
             format.cls(build.p75.CLS),
+            String(build.provenance.signed),
+            String(build.provenance.unsigned),
+            describeRefused(build),
           ],
           // Under each build, the engines its page views came from: a vital an engine lacks is "-".
           ...build.engines.map((engine) => [
@@ -146,29 +161,30 @@ export async function main(args: readonly string[]): Promise<number> {
     const report = await fetchReport(window as ReportWindow, remote);
     const builds = report.remotes.find((entry) => entry.remote === remote)?.builds ?? [];
     const find = (build: string) => builds.find((entry) => entry.build === build);
-    const canaryArm = armFigures(canary, find(canary));
-    const baselineArm = armFigures(baseline, find(baseline));
+    // Signed page views only: what a script made up or replayed moves no verdict (docs/telemetry.md).
+    const arms = [
+      { name: 'canary', build: canary, figures: verdictArm(canary, find(canary)) },
+      { name: 'baseline', build: baseline, figures: verdictArm(baseline, find(baseline)) },
+    ];
+    const [canaryArm, baselineArm] = arms.map((entry) => entry.figures) as [ArmFigures, ArmFigures];
     const verdict = canaryVerdict(canaryArm, baselineArm);
     console.log(
       table([
-        ['arm', 'build', 'sessions', 'failed', 'error rate', 'p75 LCP ms', 'p75 INP ms'],
-        ...[
-          ['canary', canaryArm],
-          ['baseline', baselineArm],
-        ].map(([name, figures]) => {
-          const value = figures as ArmFigures;
-          return [
-            name as string,
-            value.build,
-            String(value.sessions),
-            String(value.failedSessions),
-            format.rate(value.sessions > 0 ? value.failedSessions / value.sessions : 0),
-            format.ms(value.p75LCP),
-            format.ms(value.p75INP),
-          ];
-        }),
+        ['arm', 'build', 'signed sessions', 'failed', 'error rate', 'p75 LCP ms', 'p75 INP ms', 'unsigned', 'refused'],
+        ...arms.map(({ name, build, figures }) => [
+          name,
+          build,
+          String(figures.sessions),
+          String(figures.failedSessions),
+          format.rate(figures.sessions > 0 ? figures.failedSessions / figures.sessions : 0),
+          format.ms(figures.p75LCP),
+          format.ms(figures.p75INP),
+          String(find(build)?.provenance.unsigned ?? 0),
+          describeRefused(find(build)),
+        ]),
       ]),
     );
+    console.log('Only signed page views count; unsigned and refused ones are shown, never judged.');
     console.log(`\n${verdict.decision.toUpperCase()} (${remote}, last ${window})`);
     for (const reason of verdict.reasons) console.log(`- ${reason}`);
     if (options.act === 'yes' && verdict.decision === 'roll back') {

@@ -38,6 +38,13 @@ interface Action {
   undo?(remote: string): Promise<void>;
 }
 
+/** The `sg_preview=…` pair a preview's answer sets, as a browser would send it back. */
+const previewCookieOf = (response: Response) =>
+  response.headers
+    .getSetCookie()
+    .find((cookie) => cookie.startsWith('sg_preview='))
+    ?.split(';')[0] ?? '';
+
 describe.each(testEngines())('scoped tokens, audit trail and locks on %s', (engine) => {
   let server: TestServer;
   const live: Record<string, string> = {};
@@ -444,12 +451,7 @@ describe.each(testEngines())('scoped tokens, audit trail and locks on %s', (engi
     const previewCookie = async (remote: string, token: string) => {
       const started = await call('POST', '/v1/releases/preview', token, { remote, buildId: live[remote] });
       expect(started.status).toBe(200);
-      return (
-        started.headers
-          .getSetCookie()
-          .find((cookie) => cookie.startsWith('sg_preview='))
-          ?.split(';')[0] ?? ''
-      );
+      return previewCookieOf(started);
     };
     const previewed = async (cookie: string) => {
       const response = await fetch(`${server.baseUrl}/v1/releases/snapshot`, { headers: { cookie } });
@@ -521,6 +523,70 @@ describe.each(testEngines())('scoped tokens, audit trail and locks on %s', (engi
       const limited = await operator();
       expect(limited.status).toBe(429);
       expect(((await limited.json()) as { error: { code: string } }).error.code).toBe('rate_limited');
+    } finally {
+      await staging.close();
+    }
+  });
+
+  it('revoking an admin token revokes the tokens it created, and theirs, each with its audit entry', async () => {
+    const admin = await createToken(OWN, 'admin', 'signup admin 2026');
+    const deployer = await createToken(OWN, 'deployer', 'signup CI by admin', admin.token);
+    const subAdmin = await createToken(OWN, 'admin', 'signup deputy', admin.token);
+    const viewer = await createToken(OWN, 'viewer', 'dashboard by deputy', subAdmin.token);
+    const unrelated = await createToken(OWN, 'deployer', 'signup CI by operator');
+    const read = (token: string) =>
+      fetch(`${server.baseUrl}/v1/releases/remotes/${OWN}`, { headers: { authorization: `Bearer ${token}` } }).then(
+        (r) => r.status,
+      );
+    expect(await Promise.all([admin, deployer, subAdmin, viewer, unrelated].map((t) => read(t.token)))).toEqual([
+      200, 200, 200, 200, 200,
+    ]);
+    const before = await auditRows();
+    const answer = await revoke(admin.id);
+    expect(answer.status).toBe(200);
+    const body = (await answer.json()) as { id: string; alsoRevoked: Array<{ id: string; revokedAt: string | null }> };
+    expect(body.id).toBe(admin.id);
+    expect(body.alsoRevoked.map((t) => t.id).sort()).toEqual([deployer.id, subAdmin.id, viewer.id].sort());
+    expect(body.alsoRevoked.every((t) => t.revokedAt !== null)).toBe(true);
+    // At once, for every token it made and every token those made; not for the operator's.
+    expect(await Promise.all([admin, deployer, subAdmin, viewer, unrelated].map((t) => read(t.token)))).toEqual([
+      401, 401, 401, 401, 200,
+    ]);
+    expect((await auditRows()) - before).toBe(4);
+    const trail = await ok<{ entries: Array<{ action: string; toState: string; fromState: string; reason: string }> }>(
+      call('GET', `/v1/access/audit?remote=${OWN}&limit=4`, OPERATOR),
+    );
+    expect(trail.entries.every((entry) => entry.action === 'token-revoke')).toBe(true);
+    expect(
+      trail.entries.filter((entry) => entry.reason === `created by "signup admin 2026" (${admin.id}), revoked with it`),
+    ).toHaveLength(3);
+  });
+
+  it("ignores a preview cookie of another environment's API, even with the same operator token", async () => {
+    const staging = await startReplica({ releaseEnvironment: 'staging' });
+    try {
+      const previewOn = async (base: string) => {
+        const started = await fetch(`${base}/v1/releases/preview`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${OPERATOR}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ remote: OWN, buildId: live[OWN] }),
+        });
+        expect(started.status).toBe(200);
+        return previewCookieOf(started);
+      };
+      const previewed = async (base: string, cookie: string) =>
+        (await fetch(`${base}/v1/releases/snapshot`, { headers: { cookie } })).headers.get('cache-control') ===
+        'private, no-store';
+      const [productionCookie, stagingCookie] = [await previewOn(server.baseUrl), await previewOn(staging.url)];
+      expect(productionCookie).not.toBe(stagingCookie);
+      expect([await previewed(server.baseUrl, productionCookie), await previewed(staging.url, stagingCookie)]).toEqual([
+        true,
+        true,
+      ]);
+      expect([await previewed(staging.url, productionCookie), await previewed(server.baseUrl, stagingCookie)]).toEqual([
+        false,
+        false,
+      ]);
     } finally {
       await staging.close();
     }

@@ -57,7 +57,15 @@ export function accessRoutes(access: Access): Router {
       const actor = actorOf(req, res);
       const expiresAt = new Date(Date.now() + days * 86_400_000);
       const created = await db.transaction(async (tx) => {
-        const made = await insertToken(tx, { name, remote, environment, role, expiresAt, createdBy: principal.name });
+        const made = await insertToken(tx, {
+          name,
+          remote,
+          environment,
+          role,
+          expiresAt,
+          createdBy: principal.name,
+          createdById: principal.tokenId,
+        });
         await appendAudit(tx, {
           ...actor,
           environment,
@@ -94,22 +102,29 @@ export function accessRoutes(access: Access): Router {
         throw new ApiError(404, 'not_found', 'There is no token with this id in this environment.');
       authorize(res, token.remote, 'admin', 'revoke tokens');
       const actor = actorOf(req, res);
-      const revoked = await db.transaction(async (tx) => {
-        const done = await revokeToken(tx, token.id);
-        if (done)
+      const done = await db.transaction(async (tx) => {
+        const revoked = await revokeToken(tx, token.id);
+        if (!revoked) return null;
+        // One entry per token ended, the ones it created saying why.
+        for (const [ended, why] of [
+          [revoked.revoked, reason],
+          ...revoked.alsoRevoked.map(
+            (other) => [other, `created by "${token.name}" (${token.id}), revoked with it`] as const,
+          ),
+        ] as const)
           await appendAudit(tx, {
             ...actor,
             environment,
-            remote: token.remote,
+            remote: ended.remote,
             action: 'token-revoke',
-            fromState: describeToken(token),
-            toState: `revoked at ${done.revokedAt ?? ''}`,
-            reason,
+            fromState: describeToken(ended),
+            toState: `revoked at ${ended.revokedAt ?? ''}`,
+            reason: why,
           });
-        return done;
+        return revoked;
       });
-      if (!revoked) throw new ApiError(404, 'not_found', `The token "${token.name}" is already revoked.`);
-      res.json(revoked);
+      if (!done) throw new ApiError(404, 'not_found', `The token "${token.name}" is already revoked.`);
+      res.json({ ...done.revoked, alsoRevoked: done.alsoRevoked });
     })
     .all(methodNotAllowed(['POST']));
 

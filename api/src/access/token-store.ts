@@ -34,14 +34,16 @@ export interface NewToken {
   readonly expiresAt: Date;
   /** The name of the token that created it. */
   readonly createdBy: string;
+  /** Its id (`operator` for the operator credential): revoking that token revokes this one. */
+  readonly createdById: string;
 }
 
 export async function insertToken(tx: Queryable, token: NewToken): Promise<{ record: TokenRecord; token: string }> {
   const id = randomBytes(12).toString('hex');
   const secret = randomBytes(32).toString('base64url');
   const result = await tx.query<object>(
-    `INSERT INTO access_tokens (id, name, remote, environment, role, secret_hash, created_by, expires_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+    `INSERT INTO access_tokens (id, name, remote, environment, role, secret_hash, created_by, expires_at, created_by_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
      RETURNING ${TOKEN.list}`,
     [
       id,
@@ -53,6 +55,7 @@ export async function insertToken(tx: Queryable, token: NewToken): Promise<{ rec
       token.createdBy,
       // ISO text, not a Date: the driver may come from another realm (timestamp.ts), where instanceof fails.
       token.expiresAt.toISOString(),
+      token.createdById,
     ],
   );
   const row = result.rows[0];
@@ -101,12 +104,27 @@ export async function listTokens(db: Queryable, environment: string, remote: str
   return result.rows.map((row) => TOKEN.read(row));
 }
 
-/** Revokes a live token; null if it was already revoked (or does not exist). */
-export async function revokeToken(tx: Queryable, id: string): Promise<TokenRecord | null> {
+/**
+ * Revokes a live token and every live token it created, and theirs, at once: a token an admin
+ * token minted never outlives it (a leaked admin token's backdoors end with it). Null if the token
+ * was already revoked (or does not exist); else it, and the others revoked with it.
+ */
+export async function revokeToken(
+  tx: Queryable,
+  id: string,
+): Promise<{ revoked: TokenRecord; alsoRevoked: TokenRecord[] } | null> {
   const result = await tx.query<object>(
-    `UPDATE access_tokens SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL RETURNING ${TOKEN.list}`,
+    `WITH RECURSIVE minted (id) AS (
+       SELECT id FROM access_tokens WHERE id = $1 AND revoked_at IS NULL
+       UNION
+       SELECT t.id FROM access_tokens t JOIN minted m ON t.created_by_id = m.id
+     )
+     UPDATE access_tokens SET revoked_at = now()
+     WHERE id IN (SELECT id FROM minted) AND revoked_at IS NULL
+     RETURNING ${TOKEN.list}`,
     [id],
   );
-  const row = result.rows[0];
-  return row ? TOKEN.read(row) : null;
+  const records = result.rows.map((row) => TOKEN.read(row));
+  const revoked = records.find((record) => record.id === id);
+  return revoked ? { revoked, alsoRevoked: records.filter((record) => record.id !== id) } : null;
 }

@@ -233,6 +233,25 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE release_builds ADD COLUMN shared_versions jsonb NULL;
     `,
   },
+  {
+    version: 10,
+    sql: `
+      -- Signed page views (docs/telemetry.md): what a page view's batch proved about where it came
+      -- from; only 'signed' counts in the canary verdict. 'unsigned': stored before this column.
+      ALTER TABLE telemetry_sessions ADD COLUMN provenance text NOT NULL DEFAULT 'unsigned'
+        CHECK (provenance IN ('signed', 'unsigned', 'expired', 'replayed', 'forged', 'mismatched'));
+      -- Each page token's id once used, until the token expires: the primary key makes a token
+      -- sign one page view only, whichever replica sees it first. No link to the page view's rows.
+      CREATE TABLE telemetry_page_tokens (
+        id text PRIMARY KEY,
+        expires_at timestamptz NOT NULL
+      );
+      CREATE INDEX telemetry_page_tokens_expires_at ON telemetry_page_tokens (expires_at);
+      -- Which token created a token (its id, or 'operator'): revoking a token revokes the tokens it
+      -- created, and theirs (docs/access.md). NULL: created before this column, by a name only.
+      ALTER TABLE access_tokens ADD COLUMN created_by_id text NULL;
+    `,
+  },
 ];
 
 /** Any fixed 64-bit number, the same in every replica: the advisory lock that serialises migrations. */

@@ -45,6 +45,14 @@ export const telemetryRateLimit = ({ perMinute }: { readonly perMinute: number }
   perClientLimit(perMinute, 'Too many telemetry batches from this address; wait a minute.');
 
 /**
+ * Page tokens per client (docs/telemetry.md): the composer asks for one per page it composes, with
+ * the visitor's address; past the limit the page is served without one and its batch is unsigned.
+ * This bounds how many signed page views one address can make, whatever it fetches.
+ */
+export const pageTokenRateLimit = ({ perMinute }: { readonly perMinute: number }): RequestHandler =>
+  perClientLimit(perMinute, 'Too many page tokens for this address; wait a minute.');
+
+/**
  * Failed authentications per client (401s only: a request in flight counts until it answers
  * otherwise). Past the limit every request of the client gets 429, so guessing tokens costs a
  * minute per batch; a token's 256 random bits make guessing hopeless anyway, this bounds the load.

@@ -1,13 +1,17 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /**
- * The preview cookie's signing key for one remote, derived from the operator token: every replica
- * computes the same one, nothing more to configure. Per remote, and the cookie names the token
- * that made it (checked live at each snapshot), so revoking one team's token ends only the
- * previews that token started; replacing the operator token ends every preview.
+ * The preview cookie's signing key for one remote of one environment, derived from the operator
+ * token: every replica computes the same one, nothing more to configure. Per remote, and the cookie
+ * names the token that made it (checked live at each snapshot), so revoking one team's token ends
+ * only the previews that token started; replacing the operator token ends every preview. Per
+ * environment, so a staging preview is nothing to production when both share an operator token
+ * (and a browser: the cookie is the host's, whichever API answers).
  */
-export function previewKey(operatorToken: string, remote: string): Buffer {
-  return createHmac('sha256', operatorToken).update(`special-gift release preview cookie v2 ${remote}`).digest();
+export function previewKey(operatorToken: string, environment: string, remote: string): Buffer {
+  return createHmac('sha256', operatorToken)
+    .update(`special-gift release preview cookie v3 ${environment} ${remote}`)
+    .digest();
 }
 
 export const PREVIEW_COOKIE = 'sg_preview';
@@ -26,18 +30,26 @@ function signature(key: Buffer, payload: string): string {
 }
 
 /** `<remote>.<buildId>.<expiry epoch seconds>.<token id>.<HMAC-SHA256, base64url>`: a cookie value without escaping. */
-export function signPreview(operatorToken: string, preview: Preview): string {
+export function signPreview(operatorToken: string, environment: string, preview: Preview): string {
   const payload = `${preview.remote}.${preview.buildId}.${preview.expiresAt}.${preview.tokenId}`;
-  return `${payload}.${signature(previewKey(operatorToken, preview.remote), payload)}`;
+  return `${payload}.${signature(previewKey(operatorToken, environment, preview.remote), payload)}`;
 }
 
-/** The preview the cookie names if its signature is ours and it has not expired; else null (its token is the caller's to check). */
-export function verifyPreview(operatorToken: string, value: string, nowSeconds: number): Preview | null {
+/**
+ * The preview the cookie names if its signature is this environment's and it has not expired; else
+ * null (its token is the caller's to check).
+ */
+export function verifyPreview(
+  operatorToken: string,
+  environment: string,
+  value: string,
+  nowSeconds: number,
+): Preview | null {
   const match =
     /^([a-z][a-z0-9-]{0,31})\.([0-9a-f]{12})\.([0-9]{1,12})\.([0-9a-f]{24}|operator)\.([A-Za-z0-9_-]{43})$/.exec(value);
   if (!match) return null;
   const [, remote = '', buildId = '', expiry = '', tokenId = '', mac = ''] = match;
-  const key = previewKey(operatorToken, remote);
+  const key = previewKey(operatorToken, environment, remote);
   const expected = Buffer.from(signature(key, `${remote}.${buildId}.${expiry}.${tokenId}`));
   const given = Buffer.from(mac);
   if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;

@@ -14,7 +14,8 @@ import { BUILD_ID, readString } from './request';
  * third-party page cannot turn it on in someone's browser: the POST needs a deployer's token as an
  * Authorization header, which a cross-origin page cannot send without a CORS grant (this API gives
  * none), and the origin check refuses a cross-site POST before it gets here. The cookie is
- * HttpOnly and SameSite=Strict, signed with the remote's key, and names the token that made it.
+ * HttpOnly and SameSite=Strict, signed with the key of the remote in this environment, and names
+ * the token that made it.
  */
 export function previewRoutes(
   router: Router,
@@ -50,7 +51,12 @@ export function previewRoutes(
         reason: '',
       });
       // `authenticate` has passed, so the operator token is configured.
-      const value = signPreview(access.operatorToken ?? '', { remote, buildId, expiresAt, tokenId: principal.tokenId });
+      const value = signPreview(access.operatorToken ?? '', environment, {
+        remote,
+        buildId,
+        expiresAt,
+        tokenId: principal.tokenId,
+      });
       res.cookie(PREVIEW_COOKIE, value, {
         httpOnly: true,
         sameSite: 'strict',

@@ -381,14 +381,14 @@ describe.each(testEngines())('releases on %s', (engine) => {
     const [name = '', value = ''] = cookie.split('=');
     const forged = `${name}=${value.slice(0, -2)}${value.endsWith('AA') ? 'BB' : 'AA'}`;
     expect((await snapshot('', { cookie: forged })).body.builds[remote]).toBe(live);
-    const otherKey = signPreview('another-operator-token-0123456789abcdef', {
+    const otherKey = signPreview('another-operator-token-0123456789abcdef', 'production', {
       remote,
       buildId: candidate,
       expiresAt: now + 60,
       tokenId: 'operator',
     });
     expect((await snapshot('', { cookie: `sg_preview=${otherKey}` })).body.builds[remote]).toBe(live);
-    const unpublished = signPreview(TOKEN, {
+    const unpublished = signPreview(TOKEN, 'production', {
       remote,
       buildId: freshBuildId(),
       expiresAt: now + 60,
@@ -396,8 +396,10 @@ describe.each(testEngines())('releases on %s', (engine) => {
     });
     // Signed with another remote's key: the keys are per remote.
     const [, build = '', expiry = '', , mac = ''] = value.split('.');
-    expect(verifyPreview(TOKEN, `${remote}.${build}.${expiry}.operator.${mac}`, now)).not.toBeNull();
-    expect(verifyPreview(TOKEN, `intro.${build}.${expiry}.operator.${mac}`, now)).toBeNull();
+    expect(verifyPreview(TOKEN, 'production', `${remote}.${build}.${expiry}.operator.${mac}`, now)).not.toBeNull();
+    expect(verifyPreview(TOKEN, 'production', `intro.${build}.${expiry}.operator.${mac}`, now)).toBeNull();
+    // And per environment: the same cookie is nothing to another environment's API.
+    expect(verifyPreview(TOKEN, 'staging', `${remote}.${build}.${expiry}.operator.${mac}`, now)).toBeNull();
     expect((await snapshot('', { cookie: `sg_preview=${unpublished}` })).body.builds[remote]).toBe(live);
     const { response: plain } = await snapshot('', { cookie: `sg_preview=${unpublished}` });
     expect(plain.headers.get('cache-control')).toBe('public, max-age=1');

@@ -11,6 +11,8 @@ export interface ReleaseRouteOptions {
   readonly cookieSecure: boolean;
   /** Seconds since the epoch; tests move it. */
   readonly now?: () => number;
+  /** The pointers' memo, shared with whoever else reads what pages get (page tokens). */
+  readonly memo?: PointerMemo;
 }
 
 /**
@@ -21,10 +23,10 @@ export function releaseRoutes({
   access,
   cookieSecure,
   now = () => Math.floor(Date.now() / 1000),
+  memo = new PointerMemo(access.db, access.environment),
 }: ReleaseRouteOptions): Router {
   const router = Router();
   const { db, environment, operatorToken } = access;
-  const memo = new PointerMemo(db, environment);
   router
     .route('/v1/releases/snapshot')
     .get(snapshotHandler({ db, memo, environment, operatorToken, now }))

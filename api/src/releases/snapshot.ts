@@ -38,6 +38,11 @@ export class PointerMemo {
   forget(): void {
     this.cached = undefined;
   }
+
+  /** The `Sg-Builds` a page of this bucket gets now, as the snapshot answers it (a preview aside). */
+  async servedBuilds(bucket: number): Promise<string> {
+    return sgBuildsHeader(servedForBucket(await this.read(), bucket).builds);
+  }
 }
 
 /**
@@ -87,9 +92,12 @@ export interface SnapshotOptions {
 }
 
 /** The preview the request's cookie names, if it is valid and the token that started it still is. */
-async function livePreview(req: Request, { db, operatorToken, now }: SnapshotOptions): Promise<Preview | null> {
+async function livePreview(
+  req: Request,
+  { db, operatorToken, environment, now }: SnapshotOptions,
+): Promise<Preview | null> {
   const cookie = readCookie(req.headers.cookie ?? '', PREVIEW_COOKIE);
-  const preview = operatorToken && cookie ? verifyPreview(operatorToken, cookie, now()) : null;
+  const preview = operatorToken && cookie ? verifyPreview(operatorToken, environment, cookie, now()) : null;
   if (!preview) return null;
   return preview.tokenId === OPERATOR_TOKEN_ID || (await isTokenLive(db, preview.tokenId)) ? preview : null;
 }

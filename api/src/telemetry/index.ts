@@ -3,3 +3,4 @@ export { telemetryRoutes } from './routes';
 export { purgeTelemetry, TelemetryStore } from './telemetry-store';
 export { ROUTE_OWNERS } from './vocabulary';
 export { REPORT_PAGE } from './report-page-paths';
+export { pageTokenKey } from './page-token';

@@ -1,7 +1,9 @@
 import {
+  PROVENANCES,
   WINDOW_SECONDS,
   type BuildReport,
   type EngineReport,
+  type Provenance,
   type RemoteReport,
   type ReportWindow,
   type TelemetryReport,
@@ -15,6 +17,8 @@ interface Row {
   bucket: number | null;
   /** Set on the whole window's row of one engine; null on the others. */
   engine: string | null;
+  /** Set on the whole window's row of one provenance; null on the others. */
+  provenance: Provenance | null;
   sessions: number;
   failed: number;
   lcp: number | null;
@@ -26,8 +30,9 @@ interface Row {
 }
 
 /**
- * Totals per remote and build over the window, per bucket and per engine, in one pass (GROUPING
- * SETS; engine is NOT NULL in the table, so a NULL engine marks a row not grouped by it). p75 is
+ * Totals per remote and build over the window, per bucket, per engine and per provenance, in one
+ * pass (GROUPING SETS; engine and provenance are NOT NULL in the table, so a NULL marks a row not
+ * grouped by it). p75 is
  * `percentile_disc`: the nearest-rank value, one that some session actually had (NULLs, sessions
  * that did not report the vital, are skipped).
  */
@@ -35,6 +40,7 @@ const REPORT_SQL = `
   SELECT remote, build,
     floor(extract(epoch FROM received_at) / $3)::float8 AS bucket,
     engine,
+    provenance,
     count(*)::int AS sessions,
     (count(*) FILTER (WHERE failures > 0))::int AS failed,
     percentile_disc(0.75) WITHIN GROUP (ORDER BY lcp) AS lcp,
@@ -45,7 +51,7 @@ const REPORT_SQL = `
     count(cls)::int AS cls_samples
   FROM telemetry_sessions
   WHERE received_at >= $1 AND received_at <= $2 AND ($4::text IS NULL OR remote = $4)
-  GROUP BY GROUPING SETS ((remote, build), (remote, build, bucket), (remote, build, engine))`;
+  GROUP BY GROUPING SETS ((remote, build), (remote, build, bucket), (remote, build, engine), (remote, build, provenance))`;
 
 const rate = (failed: number, sessions: number) => (sessions > 0 ? failed / sessions : 0);
 
@@ -83,14 +89,20 @@ export async function buildReport(
     total?: Row;
     buckets: Map<number, Row>;
     engines: Row[];
+    provenances: Map<Provenance, Row>;
   }
   const builds = new Map<string, Map<string, Entry>>();
   for (const row of rows) {
     const byBuild = builds.get(row.remote) ?? new Map<string, Entry>();
     builds.set(row.remote, byBuild);
-    const entry = byBuild.get(row.build) ?? { buckets: new Map<number, Row>(), engines: [] };
+    const entry: Entry = byBuild.get(row.build) ?? {
+      buckets: new Map<number, Row>(),
+      engines: [],
+      provenances: new Map<Provenance, Row>(),
+    };
     byBuild.set(row.build, entry);
-    if (row.engine !== null) entry.engines.push(row);
+    if (row.provenance !== null) entry.provenances.set(row.provenance, row);
+    else if (row.engine !== null) entry.engines.push(row);
     else if (row.bucket === null) entry.total = row;
     else entry.buckets.set(row.bucket, row);
   }
@@ -100,8 +112,9 @@ export async function buildReport(
     .map(([remoteName, byBuild]) => ({
       remote: remoteName,
       builds: [...byBuild.entries()]
-        .map(([build, { total, buckets, engines }]): BuildReport => {
+        .map(([build, { total, buckets, engines, provenances }]): BuildReport => {
           const at = (index: number) => buckets.get(index);
+          const signed = provenances.get('signed');
           return {
             build,
             sessions: total?.sessions ?? 0,
@@ -117,6 +130,15 @@ export async function buildReport(
                 p75: p75Of(row),
               }))
               .sort((a, b) => b.sessions - a.sessions || a.engine.localeCompare(b.engine)),
+            provenance: Object.fromEntries(
+              PROVENANCES.map((name) => [name, provenances.get(name)?.sessions ?? 0]),
+            ) as Record<Provenance, number>,
+            signed: {
+              sessions: signed?.sessions ?? 0,
+              failedSessions: signed?.failed ?? 0,
+              errorRate: rate(signed?.failed ?? 0, signed?.sessions ?? 0),
+              p75: p75Of(signed),
+            },
             series: {
               sessions: bucketIndexes.map((index) => at(index)?.sessions ?? 0),
               errorRate: bucketIndexes.map((index) => {

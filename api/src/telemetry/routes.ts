@@ -6,9 +6,10 @@ import { ApiError } from '../http/api-error';
 import { OPERATOR_PAGE_CSP, operatorPageHtml, servePage } from '../http/browser-page';
 import { parseJsonBody, requireBodyType } from '../http/json-body';
 import { methodNotAllowed } from '../http/method-not-allowed';
-import { telemetryRateLimit } from '../http/rate-limit';
+import { pageTokenRateLimit, telemetryRateLimit } from '../http/rate-limit';
 import { engineOf } from './engine';
 import { REPORT_PAGE } from './report-page-paths';
+import { checkPageToken, issuePageToken } from './page-token';
 import { buildReport } from './report-query';
 import type { TelemetryStore } from './telemetry-store';
 import { TELEMETRY_VOCABULARY } from './vocabulary';
@@ -17,9 +18,20 @@ export interface TelemetryRouteOptions {
   readonly store: TelemetryStore;
   readonly batchesPerMinute: number;
   readonly access: Access;
+  /** Page tokens (docs/telemetry.md): their key (null: off, every batch unsigned) and per-client limit. */
+  readonly pageTokens: {
+    readonly key: Buffer | null;
+    readonly perMinute: number;
+    /** The `Sg-Builds` a page of this canary bucket is composed with now (the releases' snapshot rule). */
+    readonly servedBuilds: (bucket: number) => Promise<string>;
+    /** Epoch seconds; tests move it. */
+    readonly now: () => number;
+  };
 }
 
-function collect(store: TelemetryStore): RequestHandler {
+type PageTokens = TelemetryRouteOptions['pageTokens'];
+
+function collect(store: TelemetryStore, environment: string, { key, now }: PageTokens): RequestHandler {
   return (req, res) => {
     const checked = validateTelemetryBatch(req.body, TELEMETRY_VOCABULARY);
     if (!checked.ok) {
@@ -33,8 +45,54 @@ function collect(store: TelemetryStore): RequestHandler {
     }
     // Accepted whether buffered or dropped (buffer full): the browser could do nothing better with
     // a refusal, and telemetry is lossy by design; drops are counted by the store.
-    store.accept(checked.value, engineOf(req.get('user-agent')));
+    // A refused token still gets 202: the batch is kept for the report, marked, and counted apart.
+    store.accept(
+      checked.value,
+      engineOf(req.get('user-agent')),
+      checkPageToken(key, environment, checked.value, now()),
+    );
     res.status(202).end();
+  };
+}
+
+const SG_BUILDS = /^$|^[a-z][a-z0-9-]{0,31}=[0-9a-f]{12}(,[a-z][a-z0-9-]{0,31}=[0-9a-f]{12}){0,31}$/;
+
+/**
+ * `GET /v1/telemetry/page-token?bucket=<0-99>` with the page's `Sg-Builds`: the composer's per-page
+ * include (uncached, bounded). Issued only for the builds a page of that bucket gets now, so a token
+ * never vouches for builds no visitor is served (a page composed from a snapshot a release has just
+ * replaced, or a preview, gets none: its batch is unsigned).
+ */
+function issue(environment: string, { key, servedBuilds, now }: PageTokens): RequestHandler {
+  return async (req, res) => {
+    if (key === null)
+      throw new ApiError(
+        503,
+        'page_tokens_off',
+        'Page tokens are off: the API has no PAGE_TOKEN_KEY or OPERATOR_TOKEN.',
+      );
+    const bucket = req.query.bucket;
+    if (typeof bucket !== 'string' || !/^([0-9]|[1-9][0-9])$/.test(bucket))
+      throw new ApiError(400, 'bad_request', '`bucket` must be an integer from 0 to 99.');
+    const builds = req.get('sg-builds') ?? '';
+    if (!SG_BUILDS.test(builds))
+      throw new ApiError(
+        400,
+        'bad_request',
+        "`Sg-Builds` must be the snapshot's list: remote=<build id>, comma-separated.",
+      );
+    let served: string;
+    try {
+      served = await servedBuilds(Number(bucket));
+    } catch {
+      throw new ApiError(503, 'not_ready', 'The release pointers cannot be read right now.');
+    }
+    if (served !== builds)
+      throw new ApiError(409, 'builds_not_served', `A page of bucket ${bucket} is not served these builds now.`);
+    res
+      .set('Cache-Control', 'no-store')
+      .type('text/plain')
+      .send(issuePageToken(key, environment, { bucket: Number(bucket), builds, now: now() }));
   };
 }
 
@@ -72,7 +130,7 @@ const REPORT_HTML = operatorPageHtml({
  * and reads nothing back, so a forged one could only add noise, which the strict format, the rate
  * limit and the origin check (a browser's cross-site beacon is refused) bound.
  */
-export function telemetryRoutes(db: Database, { store, batchesPerMinute, access }: TelemetryRouteOptions) {
+export function telemetryRoutes(db: Database, { store, batchesPerMinute, access, pageTokens }: TelemetryRouteOptions) {
   const router = Router();
   const operator = access.authenticate(REPORT_OFF);
   router
@@ -81,9 +139,13 @@ export function telemetryRoutes(db: Database, { store, batchesPerMinute, access 
       telemetryRateLimit({ perMinute: batchesPerMinute }),
       requireBodyType(['application/json', 'text/plain']),
       parseJsonBody,
-      collect(store),
+      collect(store, access.environment, pageTokens),
     )
     .all(methodNotAllowed(['POST']));
+  router
+    .route('/v1/telemetry/page-token')
+    .get(pageTokenRateLimit({ perMinute: pageTokens.perMinute }), issue(access.environment, pageTokens))
+    .all(methodNotAllowed(['GET', 'HEAD']));
   router
     .route('/v1/telemetry/report')
     .get(...operator, report(db))

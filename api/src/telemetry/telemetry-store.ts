@@ -1,7 +1,8 @@
-import type { TelemetryBatch } from '@special-gift/shared/telemetry';
+import type { Provenance, TelemetryBatch } from '@special-gift/shared/telemetry';
 import type { Database, Queryable } from '../db/database';
 import type { Logger } from '../http/logger';
 import type { Engine } from './engine';
+import type { PageTokenCheck } from './page-token';
 
 /**
  * Where accepted telemetry goes: a bounded in-memory buffer, written in multi-row INSERTs every
@@ -43,6 +44,10 @@ interface SessionRow {
   lcp: number | null;
   inp: number | null;
   cls: number | null;
+  /** `signed` here means "signed, if its token's first use": the write decides (`replayed` otherwise). */
+  provenance: Provenance;
+  /** Not stored with the row: the page token to claim, and which accepted batch the row is of. */
+  readonly token: { readonly id: string; readonly expiresAt: string; readonly batch: number } | null;
 }
 
 interface EventRow {
@@ -76,9 +81,15 @@ export function toRows(
   receivedAt: string,
   routeOwners: Readonly<Record<string, string>>,
   engine: Engine = 'other',
+  check: PageTokenCheck = { provenance: 'unsigned' },
+  batchNumber = 0,
 ): { sessions: SessionRow[]; events: EventRow[] } {
   const { route, device, builds } = batch;
   const sessions = new Map<string, SessionRow>();
+  const token =
+    check.provenance === 'signed'
+      ? { id: check.id, expiresAt: new Date(check.expiresAt * 1000).toISOString(), batch: batchNumber }
+      : null;
   for (const [remote, build] of Object.entries(builds)) {
     sessions.set(remote, {
       receivedAt,
@@ -91,6 +102,8 @@ export function toRows(
       lcp: null,
       inp: null,
       cls: null,
+      provenance: check.provenance,
+      token,
     });
   }
   const owner = routeOwners[route];
@@ -168,6 +181,7 @@ const insertSessions = bulkInsert<SessionRow>('telemetry_sessions', [
   ['lcp', 'lcp', 'float8'],
   ['inp', 'inp', 'float8'],
   ['cls', 'cls', 'float8'],
+  ['provenance', 'provenance', 'text'],
 ]);
 const insertEvents = bulkInsert<EventRow>('telemetry_events', [
   ['receivedAt', 'received_at', 'timestamptz'],
@@ -191,6 +205,31 @@ export async function insertRows(db: Queryable, sessions: readonly SessionRow[],
   await insertEvents(db, events);
 }
 
+/**
+ * Each page token is used once: its id goes into `telemetry_page_tokens` (primary key), and the
+ * page view that inserted it is signed; any other batch with that id, here or on another replica,
+ * before or after, is `replayed`. Concurrent claims on PostgreSQL: the second INSERT waits for the
+ * first to commit, then does nothing. `claims` maps a token id to the batch that won it, across the
+ * chunks of one write (a batch's rows may straddle two); it is updated in place.
+ */
+async function claimPageTokens(db: Queryable, sessions: SessionRow[], claims: Map<string, number | null>) {
+  const fresh = new Map<string, { expiresAt: string; batch: number }>();
+  for (const { token } of sessions)
+    if (token && !claims.has(token.id) && !fresh.has(token.id)) fresh.set(token.id, token);
+  if (fresh.size > 0) {
+    const ids = [...fresh.keys()];
+    const { rows } = await db.query<{ id: string }>(
+      `INSERT INTO telemetry_page_tokens (id, expires_at)
+       SELECT * FROM unnest($1::text[], $2::timestamptz[]) ON CONFLICT (id) DO NOTHING RETURNING id`,
+      [ids, ids.map((id) => fresh.get(id)?.expiresAt)],
+    );
+    const won = new Set(rows.map((row) => row.id));
+    for (const [id, { batch }] of fresh) claims.set(id, won.has(id) ? batch : null);
+  }
+  for (const row of sessions)
+    if (row.token && claims.get(row.token.id) !== row.token.batch) row.provenance = 'replayed';
+}
+
 export class TelemetryStore {
   readonly #db: Database;
   readonly #routeOwners: Readonly<Record<string, string>>;
@@ -204,6 +243,8 @@ export class TelemetryStore {
   #timer: NodeJS.Timeout | null;
   #closed = false;
   #counts = { accepted: 0, dropped: 0, lostRows: 0, writtenRows: 0 };
+  /** Numbers each accepted batch, so two batches with one token are told apart. */
+  #batches = 0;
 
   constructor(
     db: Database,
@@ -234,9 +275,13 @@ export class TelemetryStore {
     return this.#sessions.length + this.#events.length;
   }
 
-  /** Buffers a validated batch from a browser of `engine`; false when it was dropped (buffer full, or the store closed). */
-  accept(batch: TelemetryBatch, engine: Engine = 'other'): boolean {
-    const rows = toRows(batch, this.#now().toISOString(), this.#routeOwners, engine);
+  /**
+   * Buffers a validated batch from a browser of `engine`, with what its page token proved (its one
+   * use is checked when written); false when it was dropped (buffer full, or the store closed).
+   */
+  accept(batch: TelemetryBatch, engine: Engine = 'other', check?: PageTokenCheck): boolean {
+    this.#batches += 1;
+    const rows = toRows(batch, this.#now().toISOString(), this.#routeOwners, engine, check, this.#batches);
     if (this.#closed || this.bufferedRows + rows.sessions.length + rows.events.length > this.#maxBufferedRows) {
       this.#counts.dropped += 1;
       return false;
@@ -262,13 +307,17 @@ export class TelemetryStore {
   }
 
   async #writeAll(): Promise<void> {
+    const claims = new Map<string, number | null>();
     while (this.bufferedRows > 0) {
       const sessions = this.#sessions.splice(0, MAX_ROWS_PER_INSERT);
       const events = this.#events.splice(0, MAX_ROWS_PER_INSERT);
       const rows = sessions.length + events.length;
       try {
         // One transaction: one commit (one fsync on PGlite) for both statements.
-        await this.#db.transaction((tx) => insertRows(tx, sessions, events));
+        await this.#db.transaction(async (tx) => {
+          await claimPageTokens(tx, sessions, claims);
+          await insertRows(tx, sessions, events);
+        });
         this.#counts.writtenRows += rows;
       } catch (error) {
         this.#counts.lostRows += rows;
@@ -293,8 +342,11 @@ export async function purgeTelemetry(db: Queryable, { retentionDays }: { readonl
        DELETE FROM telemetry_sessions WHERE received_at < now() - make_interval(days => $1) RETURNING 1
      ), events AS (
        DELETE FROM telemetry_events WHERE received_at < now() - make_interval(days => $1) RETURNING 1
+     ), tokens AS (
+       -- A used page token's id is kept only until the token expires: after that it is refused anyway.
+       DELETE FROM telemetry_page_tokens WHERE expires_at < now() RETURNING 1
      )
-     SELECT ((SELECT count(*) FROM sessions) + (SELECT count(*) FROM events))::int AS count`,
+     SELECT ((SELECT count(*) FROM sessions) + (SELECT count(*) FROM events) + (SELECT count(*) FROM tokens))::int AS count`,
     [retentionDays],
   );
   return result.rows[0]?.count ?? 0;

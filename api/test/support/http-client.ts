@@ -48,3 +48,17 @@ export async function expectOneSignUpReplayed(responses: readonly Response[]): P
   );
   for (const signUp of signUps) expect(signUp).toEqual(signUps[0]);
 }
+
+/** POSTs a telemetry batch as `navigator.sendBeacon` does (an object as JSON text, a string as is). */
+export function postTelemetry(baseUrl: string, body: unknown): Promise<Response> {
+  return fetch(`${baseUrl}/v1/telemetry`, {
+    method: 'POST',
+    headers: { 'content-type': 'text/plain;charset=UTF-8' },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+}
+
+/** Asks for a page token as the host's composer does: the page's bucket, and its builds as `Sg-Builds`. */
+export function askPageToken(baseUrl: string, bucket: number | string, builds: string): Promise<Response> {
+  return fetch(`${baseUrl}/v1/telemetry/page-token?bucket=${bucket}`, { headers: { 'sg-builds': builds } });
+}

@@ -23,6 +23,7 @@ import {
   deviceOf,
   errorNameOf,
   loadFailureOf,
+  pageTokenOf,
   remoteOfElement,
   remoteOfScript,
   routeOf,
@@ -127,6 +128,8 @@ function startCollecting(endpoint: string, entries: Readonly<Record<string, stri
   const send = (event: Event) => {
     if (sent || (event.type === 'visibilitychange' && document.visibilityState !== 'hidden')) return;
     sent = true;
+    // The composer's token for this page: its batch then counts in the canary verdict (docs/telemetry.md).
+    const token = pageTokenOf(document);
     const batch: TelemetryBatch = {
       v: TELEMETRY_VERSION,
       route,
@@ -134,6 +137,7 @@ function startCollecting(endpoint: string, entries: Readonly<Record<string, stri
       builds,
       // Vitals first: at most five, and the ones the report is read for.
       events: [...vitals.values(), ...events].slice(0, MAX_EVENTS_PER_BATCH),
+      ...(token === undefined ? {} : { token }),
     };
     const vocabulary = { routes: REMOTES.map((remote) => remote.route), remotes: REMOTES.map((remote) => remote.name) };
     // What the API would refuse is left out here, never sent to be refused.

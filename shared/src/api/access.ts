@@ -17,6 +17,14 @@ export interface AccessToken {
   readonly revokedAt: string | null;
 }
 
+/**
+ * The answer of `POST /v1/access/tokens/:id/revoke`: the token, and the tokens it created (and
+ * theirs), revoked with it in the same transaction (docs/access.md).
+ */
+export interface RevokedAccessToken extends AccessToken {
+  readonly alsoRevoked: readonly AccessToken[];
+}
+
 /** The `201` of `POST /v1/access/tokens`: the record and the token itself, shown this once. */
 export interface CreatedAccessToken extends AccessToken {
   readonly token: string;

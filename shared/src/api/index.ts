@@ -47,6 +47,9 @@ export const API_ERROR_CODES = [
   // Scoped credentials and locks (docs/access.md).
   'forbidden',
   'remote_locked',
+  // Page tokens (docs/telemetry.md).
+  'page_tokens_off',
+  'builds_not_served',
 ] as const;
 export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
 
@@ -140,6 +143,7 @@ export {
   type AuditEntry,
   type Channel,
   type CreatedAccessToken,
+  type RevokedAccessToken,
   type Role,
 } from './access';
 

@@ -69,7 +69,7 @@ describe('api/openapi.yaml documents the wire contract of @special-gift/shared/a
   });
 
   it('the telemetry batch: its keys, devices, event types and vitals', () => {
-    expect(keys(schema('TelemetryBatch'))).toEqual(['v', 'route', 'device', 'builds', 'events']);
+    expect(keys(schema('TelemetryBatch'))).toEqual(['v', 'route', 'device', 'builds', 'events', 'token']);
     expect(schema('TelemetryBatch').properties?.device?.enum).toEqual([...DEVICES]);
     const events = (
       schema('TelemetryEvent') as Schema & { oneOf: Array<Schema & { properties: Record<string, { const?: string }> }> }

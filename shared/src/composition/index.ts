@@ -32,6 +32,12 @@ export const SHELL_PAGE_CLASS = shellPageClass('root');
 /** The meta tag that names the host's field-telemetry collector, written by the host's build. */
 export const COLLECTOR_META_NAME = 'sg-collector';
 
+/**
+ * The attribute of the composed page's last element that holds its page token (docs/telemetry.md),
+ * empty when the composer got none; the collector sends it with the page's batch.
+ */
+export const PAGE_TOKEN_ATTRIBUTE = 'data-sg-page-token';
+
 export { BUILD_ID_PATTERN, buildEntryUrl, PAGE_BUILDS_ATTRIBUTE, parsePageBuilds } from './page-builds';
 export {
   formatPageIntegrity,

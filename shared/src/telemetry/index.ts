@@ -79,6 +79,12 @@ export interface TelemetryBatch {
   /** Remote name → build id (12 hex digits, or `image`) of each remote the page loaded. */
   readonly builds: Readonly<Record<string, string>>;
   readonly events: readonly TelemetryEvent[];
+  /**
+   * The page token the composer signed into the page (its builds, canary bucket, issue time and a
+   * unique id; {@link PAGE_TOKEN_PATTERN}). Absent: an unsigned batch, kept for the report but
+   * never counted by the canary verdict (docs/telemetry.md).
+   */
+  readonly token?: string;
 }
 
 /** What a batch may name: the app's routes and remotes (the API passes tooling/remotes.json's). */
@@ -128,7 +134,16 @@ const KEYS: Readonly<Record<TelemetryEventType, { required: readonly string[]; o
   uncaught: { required: ['type', 'remote', 'errorName', 't', 'rejection'], optional: [] },
   vital: { required: ['type', 'name', 'value', 'remote', 't'], optional: ['rating', 'target'] },
 };
-const BATCH_KEYS = ['v', 'route', 'device', 'builds', 'events'];
+const BATCH_KEYS = ['v', 'route', 'device', 'builds', 'events', 'token'];
+
+/**
+ * A page token as the API issues it: `<id>.<issued at, epoch s>.<bucket>.<builds>.<HMAC-SHA256>`,
+ * with the id 16 random bytes and the MAC in base64url, and the builds the page's `Sg-Builds`
+ * (`intro=<id>,signup=<id>`, empty when no remote is released). Only its shape is checked here;
+ * its signature only the API can check.
+ */
+export const PAGE_TOKEN_PATTERN =
+  /^([A-Za-z0-9_-]{22})\.([0-9]{1,12})\.([0-9]|[1-9][0-9])\.((?:[a-z][a-z0-9-]{0,31}=[0-9a-f]{12})(?:,[a-z][a-z0-9-]{0,31}=[0-9a-f]{12}){0,31})?\.([A-Za-z0-9_-]{43})$/;
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -179,10 +194,20 @@ export function validateTelemetryBatch(input: unknown, vocabulary: TelemetryVoca
       if (event) events.push(event);
     });
   }
+  const token = input.token;
+  if (token !== undefined && (typeof token !== 'string' || !PAGE_TOKEN_PATTERN.test(token)))
+    problem('token', 'invalid');
   if (problems.length > 0) return { ok: false, problems };
   return {
     ok: true,
-    value: { v: TELEMETRY_VERSION, route: input.route as string, device: input.device as Device, builds, events },
+    value: {
+      v: TELEMETRY_VERSION,
+      route: input.route as string,
+      device: input.device as Device,
+      builds,
+      events,
+      ...(typeof token === 'string' ? { token } : {}),
+    },
   };
 }
 

@@ -38,6 +38,31 @@ export interface EngineReport {
   readonly p75: P75;
 }
 
+/**
+ * What a page view's batch proved about where it came from (docs/telemetry.md, "Signed page views"):
+ * `signed`, a valid page token used for the first time; `unsigned`, no token (a page served without
+ * one, an old collector, a script); and the refused: `expired` (a token older than its lifetime),
+ * `replayed` (a token already used), `forged` (a signature that is not the API's) and `mismatched`
+ * (builds other than the token's). Every one is in the report; only `signed` in the canary verdict.
+ */
+export const PROVENANCES = ['signed', 'unsigned', 'expired', 'replayed', 'forged', 'mismatched'] as const;
+export type Provenance = (typeof PROVENANCES)[number];
+/** The provenances of a batch that carried a token the API refused. */
+export const REFUSED_PROVENANCES = [
+  'expired',
+  'replayed',
+  'forged',
+  'mismatched',
+] as const satisfies readonly Provenance[];
+
+/** A build's figures over one set of its page views. */
+export interface BuildFigures {
+  readonly sessions: number;
+  readonly failedSessions: number;
+  readonly errorRate: number;
+  readonly p75: P75;
+}
+
 export interface BuildReport {
   readonly build: string;
   /** Page views that loaded this build of the remote. */
@@ -51,6 +76,10 @@ export interface BuildReport {
   readonly samples: { readonly LCP: number; readonly INP: number; readonly CLS: number };
   /** Which engines the page views (and so the vitals) came from, most sessions first. */
   readonly engines: readonly EngineReport[];
+  /** The page views by provenance: how many were signed, unsigned or refused (and why). */
+  readonly provenance: Readonly<Record<Provenance, number>>;
+  /** The same figures over signed page views only: what the canary verdict judges. */
+  readonly signed: BuildFigures;
   readonly series: BuildSeries;
 }
 
@@ -69,4 +98,16 @@ export interface TelemetryReport {
   /** Each bucket's start, ISO 8601, oldest first; every series has one value per bucket. */
   readonly buckets: readonly string[];
   readonly remotes: readonly RemoteReport[];
+}
+
+/** Page views whose batch carried a token the API refused (expired, replayed, forged, mismatched). */
+export const refusedPageViews = (build: BuildReport | undefined) =>
+  REFUSED_PROVENANCES.reduce((sum, name) => sum + (build?.provenance[name] ?? 0), 0);
+
+/** `12 (expired 2, replayed 10)`: the refused page views and why, for a build's line. */
+export function describeRefused(build: BuildReport | undefined): string {
+  const reasons = REFUSED_PROVENANCES.filter((name) => (build?.provenance[name] ?? 0) > 0).map(
+    (name) => `${name} ${build?.provenance[name] ?? 0}`,
+  );
+  return reasons.length > 0 ? `${refusedPageViews(build)} (${reasons.join(', ')})` : '0';
 }

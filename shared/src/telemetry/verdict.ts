@@ -28,14 +28,18 @@ export interface ArmFigures {
   readonly p75INP: number | null;
 }
 
-/** A build's arm from its row of the report; a build with no page view in the window has none. */
-export function armFigures(build: string, found: BuildReport | undefined): ArmFigures {
+/**
+ * A build's arm as the verdict judges it: its **signed** page views only (a valid page token, used
+ * once), so batches a script made up, replayed or tampered with move no verdict (docs/telemetry.md).
+ * The CLI and the console both read a report through this.
+ */
+export function verdictArm(build: string, found: BuildReport | undefined): ArmFigures {
   return {
     build,
-    sessions: found?.sessions ?? 0,
-    failedSessions: found?.failedSessions ?? 0,
-    p75LCP: found?.p75.LCP ?? null,
-    p75INP: found?.p75.INP ?? null,
+    sessions: found?.signed.sessions ?? 0,
+    failedSessions: found?.signed.failedSessions ?? 0,
+    p75LCP: found?.signed.p75.LCP ?? null,
+    p75INP: found?.signed.p75.INP ?? null,
   };
 }
 
