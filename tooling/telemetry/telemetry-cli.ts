@@ -12,11 +12,10 @@
 import {
   BUILD_ID,
   canaryVerdict,
-  REFUSED_PROVENANCES,
+  describeRefused,
   REPORT_WINDOWS,
   verdictArm,
   type ArmFigures,
-  type BuildReport,
   type ReportWindow,
   type TelemetryReport,
 } from '@special-gift/shared/telemetry';
@@ -85,18 +84,6 @@ function table(rows: ReadonlyArray<readonly string[]>): string {
     .join('\n');
 }
 
-/** Page views whose batch carried a token the API refused (expired, replayed, forged, mismatched). */
-const refused = (build: BuildReport | undefined) =>
-  REFUSED_PROVENANCES.reduce((sum, name) => sum + (build?.provenance[name] ?? 0), 0);
-
-/** `12 (expired 2, replayed 10)`: the refused page views and why, for a build's line. */
-export function describeRefused(build: BuildReport | undefined): string {
-  const reasons = REFUSED_PROVENANCES.filter((name) => (build?.provenance[name] ?? 0) > 0).map(
-    (name) => `${name} ${build?.provenance[name] ?? 0}`,
-  );
-  return reasons.length > 0 ? `${refused(build)} (${reasons.join(', ')})` : '0';
-}
-
 export function formatReport(report: TelemetryReport): string {
   const lines = [`Telemetry from ${report.from} to ${report.to} (${report.window})`];
   if (report.remotes.length === 0) return `${lines[0]}\nNo telemetry in this window.`;
@@ -127,7 +114,7 @@ export function formatReport(report: TelemetryReport): string {
             format.cls(build.p75.CLS),
             String(build.provenance.signed),
             String(build.provenance.unsigned),
-            describeRefused(build),
+            describeRefused(build.provenance),
           ],
           // Under each build, the engines its page views came from: a vital an engine lacks is "-".
           ...build.engines.map((engine) => [
@@ -193,7 +180,7 @@ export async function main(args: readonly string[]): Promise<number> {
           format.ms(figures.p75LCP),
           format.ms(figures.p75INP),
           String(find(build)?.provenance.unsigned ?? 0),
-          describeRefused(find(build)),
+          describeRefused(find(build)?.provenance),
         ]),
       ]),
     );
