@@ -2,7 +2,13 @@
 // keeps it in sessionStorage only (gone with the tab), fetches the report with it and draws, per
 // remote, a table and a chart over time of each figure with one series per build, so a canary and
 // its baseline sit side by side. Relative URLs only: it works at /v1/ and behind the host's /api/.
-import type { BuildReport, RemoteReport, ReportWindow, TelemetryReport } from '@special-gift/shared/telemetry';
+import {
+  describeRefused,
+  type BuildReport,
+  type RemoteReport,
+  type ReportWindow,
+  type TelemetryReport,
+} from '@special-gift/shared/telemetry';
 import uPlot from 'uplot';
 import { element } from '../page-kit/element';
 import './report.css';
@@ -118,7 +124,19 @@ function cell(value: number | null, format: (value: number) => string): HTMLTabl
 }
 
 function table(remote: RemoteReport): HTMLTableElement {
-  const head = ['Build', 'Sessions', 'Failed', 'Error rate', 'p75 LCP (ms)', 'p75 INP (ms)', 'p75 CLS'];
+  // Signed, unsigned, refused: which page views the canary verdict counts (docs/telemetry.md).
+  const head = [
+    'Build',
+    'Sessions',
+    'Failed',
+    'Error rate',
+    'p75 LCP (ms)',
+    'p75 INP (ms)',
+    'p75 CLS',
+    'Signed',
+    'Unsigned',
+    'Refused',
+  ];
   const formatOf = (key: Figure) => FIGURES.find((figure) => figure.key === key)?.format ?? String;
   return element('table', {}, [
     element('thead', {}, [
@@ -140,6 +158,9 @@ function table(remote: RemoteReport): HTMLTableElement {
           cell(build.p75.LCP, formatOf('LCP')),
           cell(build.p75.INP, formatOf('INP')),
           cell(build.p75.CLS, formatOf('CLS')),
+          element('td', { textContent: String(build.provenance.signed) }),
+          element('td', { textContent: String(build.provenance.unsigned) }),
+          element('td', { textContent: describeRefused(build.provenance) }),
         ]),
         // The engines the build's page views came from; a vital an engine does not measure shows "–".
         ...build.engines.map((engine) => {

@@ -62,6 +62,20 @@ test.describe('the telemetry report page', () => {
     await expect(signup.getByRole('heading', { name: 'Remote signup' })).toBeVisible();
     await expect(signup.getByRole('cell', { name: CANARY })).toBeVisible();
     await expect(signup.getByRole('cell', { name: BASELINE })).toBeVisible();
+    // The seeded batches carry no page token: shown, as unsigned, and none counts in a verdict.
+    await expect(signup.getByRole('row').filter({ hasText: CANARY }).first().getByRole('cell')).toHaveText([
+      CANARY,
+      /.*/,
+      /.*/,
+      /.*/,
+      /.*/,
+      /.*/,
+      /.*/,
+      '0',
+      /^[1-9][0-9]*$/,
+      '0',
+    ]);
+    await expect(signup.getByRole('columnheader')).toContainText(['Signed', 'Unsigned', 'Refused']);
 
     // Five charts (sessions, error rate, p75 LCP, INP, CLS), each with both builds in its legend.
     const charts = signup.locator('figure.chart');

@@ -114,7 +114,7 @@ export function formatReport(report: TelemetryReport): string {
             format.cls(build.p75.CLS),
             String(build.provenance.signed),
             String(build.provenance.unsigned),
-            describeRefused(build),
+            describeRefused(build.provenance),
           ],
           // Under each build, the engines its page views came from: a vital an engine lacks is "-".
           ...build.engines.map((engine) => [
@@ -180,7 +180,7 @@ export async function main(args: readonly string[]): Promise<number> {
           format.ms(figures.p75LCP),
           format.ms(figures.p75INP),
           String(find(build)?.provenance.unsigned ?? 0),
-          describeRefused(find(build)),
+          describeRefused(find(build)?.provenance),
         ]),
       ]),
     );

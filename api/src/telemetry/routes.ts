@@ -1,4 +1,9 @@
-import { REPORT_WINDOWS, validateTelemetryBatch, type ReportWindow } from '@special-gift/shared/telemetry';
+import {
+  REPORT_WINDOWS,
+  SG_BUILDS_PATTERN,
+  validateTelemetryBatch,
+  type ReportWindow,
+} from '@special-gift/shared/telemetry';
 import { Router, type RequestHandler } from 'express';
 import { authorize, principalOf, REPORT_OFF, type Access } from '../access';
 import type { Database } from '../db/database';
@@ -55,8 +60,6 @@ function collect(store: TelemetryStore, environment: string, { key, now }: PageT
   };
 }
 
-const SG_BUILDS = /^$|^[a-z][a-z0-9-]{0,31}=[0-9a-f]{12}(,[a-z][a-z0-9-]{0,31}=[0-9a-f]{12}){0,31}$/;
-
 /**
  * `GET /v1/telemetry/page-token?bucket=<0-99>` with the page's `Sg-Builds`: the composer's per-page
  * include (uncached, bounded). Issued only for the builds a page of that bucket gets now, so a token
@@ -75,7 +78,7 @@ function issue(environment: string, { key, servedBuilds, now }: PageTokens): Req
     if (typeof bucket !== 'string' || !/^([0-9]|[1-9][0-9])$/.test(bucket))
       throw new ApiError(400, 'bad_request', '`bucket` must be an integer from 0 to 99.');
     const builds = req.get('sg-builds') ?? '';
-    if (!SG_BUILDS.test(builds))
+    if (!SG_BUILDS_PATTERN.test(builds))
       throw new ApiError(
         400,
         'bad_request',
@@ -128,7 +131,9 @@ const REPORT_HTML = operatorPageHtml({
  * before the XSRF check, after the origin check: `navigator.sendBeacon` cannot set a header, so a
  * beacon can never carry the XSRF token. That is safe here: a batch changes nothing but counters
  * and reads nothing back, so a forged one could only add noise, which the strict format, the rate
- * limit and the origin check (a browser's cross-site beacon is refused) bound.
+ * limit and the origin check (a browser's cross-site beacon is refused) bound; and the canary
+ * verdict, which acts, counts only batches signed by a real page's token (page-token.ts).
+ * `/v1/telemetry/page-token` is public too, like the snapshot: it gives what fetching a page gives.
  */
 export function telemetryRoutes(db: Database, { store, batchesPerMinute, access, pageTokens }: TelemetryRouteOptions) {
   const router = Router();

@@ -343,8 +343,9 @@ export async function purgeTelemetry(db: Queryable, { retentionDays }: { readonl
      ), events AS (
        DELETE FROM telemetry_events WHERE received_at < now() - make_interval(days => $1) RETURNING 1
      ), tokens AS (
-       -- A used page token's id is kept only until the token expires: after that it is refused anyway.
-       DELETE FROM telemetry_page_tokens WHERE expires_at < now() RETURNING 1
+       -- A used page token's id is kept until the token has expired (refused anyway from then on),
+       -- with a margin for replicas' clocks that run behind the database's.
+       DELETE FROM telemetry_page_tokens WHERE expires_at < now() - interval '5 minutes' RETURNING 1
      )
      SELECT ((SELECT count(*) FROM sessions) + (SELECT count(*) FROM events) + (SELECT count(*) FROM tokens))::int AS count`,
     [retentionDays],

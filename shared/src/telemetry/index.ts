@@ -142,8 +142,12 @@ const BATCH_KEYS = ['v', 'route', 'device', 'builds', 'events', 'token'];
  * (`intro=<id>,signup=<id>`, empty when no remote is released). Only its shape is checked here;
  * its signature only the API can check.
  */
-export const PAGE_TOKEN_PATTERN =
-  /^([A-Za-z0-9_-]{22})\.([0-9]{1,12})\.([0-9]|[1-9][0-9])\.((?:[a-z][a-z0-9-]{0,31}=[0-9a-f]{12})(?:,[a-z][a-z0-9-]{0,31}=[0-9a-f]{12}){0,31})?\.([A-Za-z0-9_-]{43})$/;
+const RELEASED_BUILDS = '(?:[a-z][a-z0-9-]{0,31}=[0-9a-f]{12})(?:,[a-z][a-z0-9-]{0,31}=[0-9a-f]{12}){0,31}';
+/** A page's released builds as the snapshot's `Sg-Builds` lists them (`intro=<id>,signup=<id>`), or empty. */
+export const SG_BUILDS_PATTERN = new RegExp(`^(?:${RELEASED_BUILDS})?$`);
+export const PAGE_TOKEN_PATTERN = new RegExp(
+  `^([A-Za-z0-9_-]{22})\\.([0-9]{1,12})\\.([0-9]|[1-9][0-9])\\.(${RELEASED_BUILDS})?\\.([A-Za-z0-9_-]{43})$`,
+);
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -63,6 +63,14 @@ export interface BuildFigures {
   readonly p75: P75;
 }
 
+/** `12 (expired 2, replayed 10)`: a build's refused page views and why; `0` when none. */
+export function describeRefused(provenance: Readonly<Record<Provenance, number>> | undefined): string {
+  const counts = REFUSED_PROVENANCES.map((name) => [name, provenance?.[name] ?? 0] as const);
+  const total = counts.reduce((sum, [, count]) => sum + count, 0);
+  const reasons = counts.filter(([, count]) => count > 0).map(([name, count]) => `${name} ${count}`);
+  return total > 0 ? `${total} (${reasons.join(', ')})` : '0';
+}
+
 export interface BuildReport {
   readonly build: string;
   /** Page views that loaded this build of the remote. */
