@@ -1,6 +1,7 @@
 import {
   BackButton,
   Button,
+  canSendWithAppClosed,
   CheckboxField,
   Page,
   TextField,
@@ -76,12 +77,14 @@ export function SignUpScreen() {
   };
 
   if (form.queued) {
-    // Sent by the host when the network returns (docs/offline.md); the page may be closed.
+    // Sent by the host when the network returns (docs/offline.md). "You can close this page" is
+    // true only where Background Sync wakes the worker with the app closed (Chromium); elsewhere it
+    // goes while a page of the app is open, or the next time the app opens with a connection.
     return (
       <Page title={t('title')} start={<BackButton defaultHref="/" label={t('back')} />}>
         <div className="signup__queued" role="status">
           <h2 className="signup__queued-title">{t('queue.title')}</h2>
-          <p>{t('queue.message')}</p>
+          <p>{canSendWithAppClosed() ? t('queue.message') : t('queue.messageWhenOpen')}</p>
         </div>
       </Page>
     );
