@@ -27,7 +27,9 @@ import {
   buildFiles,
   buildsInPage,
   CACHE,
+  commitSet,
   COMPLETE_MARKER,
+  countRefusal,
   HOST_REVALIDATED_FILES,
   hostFilesInPage,
   isHashedFile,
@@ -39,6 +41,7 @@ import {
   REFRESH_SET_MESSAGE,
   publishedBuildBase,
   remoteBuilds,
+  type StagedFile,
 } from './offline-set';
 
 declare const self: ServiceWorkerGlobalScope;
@@ -99,7 +102,9 @@ registerRoute(
   ({ url }) => sameOrigin(url) && isHashedFile(url.pathname),
   new CacheFirst({
     cacheName: CACHE.shell,
-    plugins: [ok(), new ExpirationPlugin({ maxEntries: MAX_SHELL_ENTRIES, purgeOnQuotaError: true })],
+    // Not purged on a quota error: the kept pages need these files; a refresh that finds no room
+    // drops the pages instead (commitSet), so no page is served offline whose files are gone.
+    plugins: [ok(), new ExpirationPlugin({ maxEntries: MAX_SHELL_ENTRIES })],
   }),
 );
 
@@ -118,7 +123,8 @@ registerRoute(
 
 // A remote on its image's own build (no release pointer): its entry, manifest and texts change in
 // place on a redeploy, so they are network first; its hashed files are cache first.
-const imageLimit = new ExpirationPlugin({ maxEntries: MAX_IMAGE_ENTRIES, purgeOnQuotaError: true });
+// (Not purged on a quota error either: the kept pages may need these files.)
+const imageLimit = new ExpirationPlugin({ maxEntries: MAX_IMAGE_ENTRIES });
 registerRoute(
   ({ request, url }) => !sameOrigin(url) && request.mode === 'cors' && isHashedFile(url.pathname),
   new CacheFirst({ cacheName: CACHE.image, matchOptions, plugins: [ok(), imageLimit] }),
@@ -206,15 +212,22 @@ async function refreshSet(): Promise<void> {
   if (snapshots.size !== 1) throw new Error('a release landed between the pages: not kept');
   const builds = buildsInPage(pages[0]?.html ?? '');
 
+  // Immutable files (published builds, hashed names) are kept as they come; the files kept by URL
+  // that change in place, and the pages, are staged and written together at the end (commitSet).
   let bytes = 0;
   const buildBases: string[] = [];
   const urls: string[] = [];
+  const staged: StagedFile[] = [];
+  const stage = async (cacheName: string, url: string, response: Response) => {
+    bytes += await sizeOf(response);
+    staged.push({ cacheName, url, response });
+  };
   for (const remote of remoteBuilds(config.remotes, builds, self.location.href)) {
     if (remote.published) {
       bytes += await keepPublishedBuild(remote.base);
       buildBases.push(remote.base);
     } else {
-      const kept = await keepImageBuild(remote.base);
+      const kept = await keepImageBuild(remote.base, stage);
       bytes += kept.bytes;
       urls.push(...kept.urls);
     }
@@ -229,23 +242,23 @@ async function refreshSet(): Promise<void> {
   }
   for (const path of HOST_REVALIDATED_FILES) {
     const url = new URL(path, self.location.href).href;
-    const response = path === '/config.json' ? configResponse : await fetchOk(url, { cache: 'no-cache' });
-    bytes += await sizeOf(response);
-    await shell.put(url, response);
+    await stage(CACHE.shell, url, path === '/config.json' ? configResponse : await fetchOk(url, { cache: 'no-cache' }));
     urls.push(url);
   }
+  // Last, the pages: from their write on, an offline start opens on this set.
+  for (const { route, response } of pages) await stage(CACHE.pages, new URL(route, self.location.href).href, response);
 
   // Replaced meanwhile (a new version, the kill switch): the newer worker decides what is kept.
   if ((self as { serviceWorker?: ServiceWorker }).serviceWorker?.state === 'redundant') return;
-  // Last, all pages at once: from here on an offline start opens on this set.
-  const pageCache = await caches.open(CACHE.pages);
-  for (const { route, response } of pages) {
-    bytes += await sizeOf(response);
-    await pageCache.put(new URL(route, self.location.href).href, response);
-  }
-
   const meta = await caches.open(CACHE.meta);
   const previous = await readSet(meta);
+  const outcome = await commitSet(caches, staged, bytes);
+  if (outcome !== 'kept') {
+    await countRefusal(meta, outcome);
+    // Too large: what this refresh filled is deleted, the set before stays whole.
+    if (outcome === 'too-large') await purge(previous ?? { at: '', builds: {}, buildBases: [], urls: [], bytes: 0 });
+    throw new Error(`set not kept (${outcome}: ${bytes} bytes)`);
+  }
   const current = { at: new Date().toISOString(), builds, buildBases, urls, bytes };
   // The set before this one stays for a tab still on it; the same set again keeps the one before.
   const before = previous && sameFiles(previous, current) ? previous.previous : previous && withoutPrevious(previous);
@@ -279,7 +292,10 @@ async function keepPublishedBuild(base: string): Promise<number> {
  * A remote on its image's own build: its entry, manifest and texts fetched afresh together, and
  * every hashed file that manifest lists. Hashed names cannot mix two builds' bytes.
  */
-async function keepImageBuild(base: string): Promise<{ bytes: number; urls: string[] }> {
+async function keepImageBuild(
+  base: string,
+  stage: (cacheName: string, url: string, response: Response) => Promise<void>,
+): Promise<{ bytes: number; urls: string[] }> {
   const cache = await caches.open(CACHE.image);
   const manifest = await fetchOk(`${base}mf-manifest.json`, { cache: 'no-cache' });
   let bytes = 0;
@@ -287,11 +303,8 @@ async function keepImageBuild(base: string): Promise<{ bytes: number; urls: stri
   for (const file of buildFiles(await manifest.clone().json())) {
     const url = base + file;
     if (isHashedFile(file)) bytes += await keep(cache, url);
-    else {
-      const response = file === 'mf-manifest.json' ? manifest : await fetchOk(url, { cache: 'no-cache' });
-      bytes += await sizeOf(response);
-      await cache.put(url, response);
-    }
+    else
+      await stage(CACHE.image, url, file === 'mf-manifest.json' ? manifest : await fetchOk(url, { cache: 'no-cache' }));
     urls.push(url);
   }
   return { bytes, urls };
