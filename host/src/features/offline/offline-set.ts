@@ -44,6 +44,28 @@ export const isHashedFile = (path: string) => /\.[0-9a-f]{8}\.(js|css)$/.test(pa
 export const isImageEntryFile = (path: string) =>
   /\/(remoteEntry\.js|mf-manifest\.json)$/.test(path) || /\/assets\/i18n\/[a-z]{2}\.json$/.test(path);
 
+/** Which of the worker's rules answers a file (not a page), by its URL (docs/offline.md's table). */
+export type FileRoute = 'host-revalidated' | 'host-hashed' | 'published-build' | 'image-hashed' | 'image-entry';
+
+/**
+ * A remote may be on its own origin or, as an operator may serve it, under a folder of the host's
+ * (`/remotes/signup/…`): so a remote's files are told by their names and folders, not by their
+ * origin. The host's own are its revalidated files and its hashed files at the root or through
+ * `/_screen-files/` (the screens' stylesheets it serves). The API is never handled.
+ */
+export function fileRoute(url: URL, hostOrigin: string): FileRoute | undefined {
+  const own = url.origin === hostOrigin;
+  if (own && url.pathname.startsWith('/api/')) return undefined;
+  if (own && HOST_REVALIDATED_FILES.includes(url.pathname)) return 'host-revalidated';
+  const hashed = isHashedFile(url.pathname);
+  if (own && hashed && (/^\/[^/]+$/.test(url.pathname) || url.pathname.startsWith('/_screen-files/')))
+    return 'host-hashed';
+  if (publishedBuildBase(url.href) !== undefined) return 'published-build';
+  if (hashed) return 'image-hashed';
+  if (isImageEntryFile(url.pathname)) return 'image-entry';
+  return undefined;
+}
+
 /** The builds a composed page names (`<html data-sg-builds>`), read from its HTML. */
 export function buildsInPage(html: string): Record<string, string> {
   return parsePageBuilds(new RegExp(`${PAGE_BUILDS_ATTRIBUTE}="([^"]*)"`).exec(html)?.[1]);

@@ -30,10 +30,11 @@ import {
   commitSet,
   COMPLETE_MARKER,
   countRefusal,
+  fileRoute,
+  type FileRoute,
   HOST_REVALIDATED_FILES,
   hostFilesInPage,
   isHashedFile,
-  isImageEntryFile,
   keptBy,
   META_KEY,
   OFFLINE_ROUTES,
@@ -94,12 +95,23 @@ registerRoute(
   }),
 );
 
+/**
+ * A file request this rule answers: by `fileRoute` (a remote on the host's origin too); another
+ * origin's only with CORS, so no response kept is opaque.
+ */
+const files =
+  (route: FileRoute) =>
+  ({ request, url }: { request: Request; url: URL }) =>
+    request.mode !== 'navigate' &&
+    fileRoute(url, self.location.origin) === route &&
+    (sameOrigin(url) || request.mode === 'cors');
+
 registerRoute(
-  ({ url }) => sameOrigin(url) && HOST_REVALIDATED_FILES.includes(url.pathname),
+  files('host-revalidated'),
   new NetworkFirst({ cacheName: CACHE.shell, networkTimeoutSeconds: NETWORK_TIMEOUT_SECONDS, plugins: [ok()] }),
 );
 registerRoute(
-  ({ url }) => sameOrigin(url) && isHashedFile(url.pathname),
+  files('host-hashed'),
   new CacheFirst({
     cacheName: CACHE.shell,
     // Not purged on a quota error: the kept pages need these files; a refresh that finds no room
@@ -110,27 +122,24 @@ registerRoute(
 
 /** One cache-first strategy per published build's cache. */
 const buildStrategies = new Map<string, Strategy>();
-registerRoute(
-  ({ request, url }) => !sameOrigin(url) && request.mode === 'cors' && publishedBuildBase(url.href) !== undefined,
-  (options) => {
-    const name = buildCacheName(publishedBuildBase(options.url.href) ?? '');
-    let strategy = buildStrategies.get(name);
-    if (!strategy)
-      buildStrategies.set(name, (strategy = new CacheFirst({ cacheName: name, matchOptions, plugins: [ok()] })));
-    return strategy.handle(options);
-  },
-);
+registerRoute(files('published-build'), (options) => {
+  const name = buildCacheName(publishedBuildBase(options.url.href) ?? '');
+  let strategy = buildStrategies.get(name);
+  if (!strategy)
+    buildStrategies.set(name, (strategy = new CacheFirst({ cacheName: name, matchOptions, plugins: [ok()] })));
+  return strategy.handle(options);
+});
 
 // A remote on its image's own build (no release pointer): its entry, manifest and texts change in
 // place on a redeploy, so they are network first; its hashed files are cache first.
 // (Not purged on a quota error either: the kept pages may need these files.)
 const imageLimit = new ExpirationPlugin({ maxEntries: MAX_IMAGE_ENTRIES });
 registerRoute(
-  ({ request, url }) => !sameOrigin(url) && request.mode === 'cors' && isHashedFile(url.pathname),
+  files('image-hashed'),
   new CacheFirst({ cacheName: CACHE.image, matchOptions, plugins: [ok(), imageLimit] }),
 );
 registerRoute(
-  ({ request, url }) => !sameOrigin(url) && request.mode === 'cors' && isImageEntryFile(url.pathname),
+  files('image-entry'),
   new NetworkFirst({
     cacheName: CACHE.image,
     matchOptions,
