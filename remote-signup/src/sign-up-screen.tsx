@@ -1,7 +1,6 @@
 import {
   BackButton,
   Button,
-  canSendWithAppClosed,
   CheckboxField,
   Page,
   TextField,
@@ -12,6 +11,7 @@ import {
 } from '@special-gift/shared';
 import type { ComponentProps, FormEvent, MouseEvent } from 'react';
 import { NAME_MAX_LENGTH } from '@special-gift/shared/validation';
+import { canSendWithAppClosed } from './can-send-with-app-closed';
 import { CardCodeHelp } from './card-code-help';
 import { ScanCardButton } from './card-scanner/scan-card-button';
 import { TermsContent } from './terms-content';

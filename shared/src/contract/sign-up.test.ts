@@ -1,4 +1,4 @@
-import { canSendWithAppClosed, isQueuedSignUp } from './sign-up';
+import { isQueuedSignUp } from './sign-up';
 
 describe('a kept sign-up', () => {
   const body = { firstName: 'Ada' };
@@ -13,30 +13,5 @@ describe('a kept sign-up', () => {
     [null, false],
   ])('%j is one: %s', (value, expected) => {
     expect(isQueuedSignUp(value)).toBe(expected);
-  });
-});
-
-describe('whether a kept sign-up can go with the app closed (Background Sync)', () => {
-  const withSync = { prototype: { sync: null } };
-  const withoutSync = { prototype: {} };
-  const controlled = { serviceWorker: { controller: {} } };
-
-  it('can in an engine with Background Sync, on a page a worker controls (Chromium)', () => {
-    expect(canSendWithAppClosed({ ServiceWorkerRegistration: withSync, navigator: controlled })).toBe(true);
-  });
-
-  it('cannot without Background Sync (Firefox, WebKit and so every iPhone browser)', () => {
-    expect(canSendWithAppClosed({ ServiceWorkerRegistration: withoutSync, navigator: controlled })).toBe(false);
-  });
-
-  it('cannot with no worker controlling the page (workers refused, the kill switch on) or none at all', () => {
-    expect(
-      canSendWithAppClosed({ ServiceWorkerRegistration: withSync, navigator: { serviceWorker: { controller: null } } }),
-    ).toBe(false);
-    expect(canSendWithAppClosed({ navigator: {} })).toBe(false);
-  });
-
-  it('reads the page itself by default (jsdom has no service workers)', () => {
-    expect(canSendWithAppClosed()).toBe(false);
   });
 });
