@@ -1,6 +1,6 @@
 // The console's screen, drawn from one View: who is signed in, what is served, the field data per
 // build with the canary verdict, the builds against the live one, and the audit trail.
-import { armFigures, canaryVerdict, type BuildReport } from '@special-gift/shared/telemetry';
+import { canaryVerdict, describeRefused, verdictArm, type BuildReport } from '@special-gift/shared/telemetry';
 import { element } from '../page-kit/element';
 import { canaryShare, lockAction, pointerAction, previewAction, stopPreview } from './actions';
 import { bytes, bytesChange, count, sharedChange, sharedList, time } from './format';
@@ -172,7 +172,7 @@ function fieldData(view: View): HTMLElement {
     ['Page views', (build) => count(build.sessions)],
     // What the verdict judges, and what it set aside (docs/telemetry.md: signed page views).
     ['Signed page views', (build) => count(build.signed.sessions)],
-    ['Refused page views', (build) => describeRefused(build)],
+    ['Refused page views', (build) => describeRefused(build.provenance)],
     [
       'Errors',
       (build) =>

@@ -378,7 +378,7 @@ describe('SignUpScreen: failures', () => {
       await user.click(submitButton());
       const status = await queuedStatus();
       expect(status).toHaveTextContent(en.queue.title);
-      expect(status).toHaveTextContent(en.queue.message);
+      expect(status).toHaveTextContent(en.queue.messageWhenOpen); // jsdom: no Background Sync
       expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
       const entry = shell.storage.data.get(SIGN_UP_OUTBOX_STORAGE_KEY) as QueuedSignUp & { state: 'queued' };
       expect(entry).toMatchObject({ state: 'queued', body: { firstName: 'Ada', cardCode: CARD_GROUPED } });
@@ -399,34 +399,83 @@ describe('SignUpScreen: failures', () => {
     expect(shell.navigation.root).toHaveBeenCalledWith('/thank-you');
   });
 
-  it('shows a refused kept sign-up the next time: its details back in the form, the reason, the field at fault', async () => {
-    const user = fastUser();
+  it("puts back a refused kept sign-up the user asked to correct (the shell's notice): its details in the form, the field at fault marked and focused", async () => {
     const shell = createTestShell();
     const { idempotencyKey: _, ...rest } = QUEUED;
     shell.storage.data.set(SIGN_UP_OUTBOX_STORAGE_KEY, {
       ...rest,
-      state: 'refused',
-      code: 'validation_failed',
+      state: 'review',
+      code: 'card_already_registered',
       fields: { cardCode: 'already_registered' },
     });
     renderWithShell(<SignUpScreen />, { shell, resources });
-    const alert = await screen.findByRole('alertdialog', { name: en.failure.title });
-    expect(alert).toHaveAccessibleDescription(en.queue.refused);
-    await user.click(within(alert).getByRole('button', { name: en.queue.ok }));
+    await waitFor(() => expect(field.cardCode()).toHaveFocus());
     expect(field.firstName()).toHaveValue('Ada');
     expect(field.cardCode()).toHaveValue(CARD_GROUPED);
     expect(field.cardCode()).toHaveAttribute('aria-invalid', 'true');
+    expect(field.cardCode()).toHaveAccessibleDescription(`${en.hints.cardCode} This card is already registered.`);
+    // The shell told the refusal; the screen does not say it again.
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
     expect(shell.storage.data.has(SIGN_UP_OUTBOX_STORAGE_KEY)).toBe(false);
+    expect(draftOf(shell)?.values).toMatchObject({ firstName: 'Ada', cardCode: CARD_GROUPED });
   });
 
-  it('says so when a kept sign-up expired unsent, and keeps nothing of it', async () => {
+  it("takes a correction asked for while it is open (the shell's notice on this screen)", async () => {
     const shell = createTestShell();
-    shell.storage.data.set(SIGN_UP_OUTBOX_STORAGE_KEY, { state: 'expired', queuedAt: QUEUED.queuedAt });
-    renderWithShell(<SignUpScreen />, { shell, resources });
-    const alert = await screen.findByRole('alertdialog', { name: en.queue.expiredTitle });
-    expect(alert).toHaveAccessibleDescription(en.queue.expired);
-    expect(shell.storage.data.has(SIGN_UP_OUTBOX_STORAGE_KEY)).toBe(false);
+    await renderSignUp(shell);
+    const { idempotencyKey: _, ...rest } = QUEUED;
+    shell.storage.data.set(SIGN_UP_OUTBOX_STORAGE_KEY, { ...rest, state: 'review', fields: { email: 'invalid' } });
+    act(() => void window.dispatchEvent(new CustomEvent(SIGN_UP_OUTBOX_EVENT, { detail: { state: 'review' } })));
+    await waitFor(() => expect(field.email()).toHaveFocus());
+    expect(field.lastName()).toHaveValue('Lovelace');
+    expect(field.email()).toHaveAttribute('aria-invalid', 'true');
+  });
+
+  it.each([
+    [
+      'refused',
+      { state: 'refused', body: QUEUED.body, queuedAt: QUEUED.queuedAt, fields: { cardCode: 'already_registered' } },
+    ],
+    ['expired', { state: 'expired', queuedAt: QUEUED.queuedAt }],
+  ])('leaves a %s kept sign-up to the shell, which tells it on every screen', async (_, entry) => {
+    const shell = createTestShell();
+    shell.storage.data.set(SIGN_UP_OUTBOX_STORAGE_KEY, entry);
+    await renderSignUp(shell);
+    expect(shell.storage.data.get(SIGN_UP_OUTBOX_STORAGE_KEY)).toEqual(entry);
     expect(field.firstName()).toHaveValue('');
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+  });
+
+  describe("what the kept sign-up's message promises", () => {
+    /** An engine with or without Background Sync (`ServiceWorkerRegistration.prototype.sync`), a worker in control. */
+    const engine = ({ backgroundSync }: { backgroundSync: boolean }) => {
+      const registration = class {};
+      if (backgroundSync) Object.defineProperty(registration.prototype, 'sync', { value: null });
+      Object.assign(window, { ServiceWorkerRegistration: registration });
+      Object.defineProperty(navigator, 'serviceWorker', { value: { controller: {} }, configurable: true });
+    };
+    const showQueued = () => {
+      const shell = createTestShell();
+      shell.storage.data.set(SIGN_UP_OUTBOX_STORAGE_KEY, QUEUED);
+      renderWithShell(<SignUpScreen />, { shell, resources });
+      return queuedStatus();
+    };
+    afterEach(() => {
+      delete (window as { ServiceWorkerRegistration?: unknown }).ServiceWorkerRegistration;
+      Object.defineProperty(navigator, 'serviceWorker', { value: undefined, configurable: true });
+    });
+
+    it('"you can close this page" where Background Sync sends it with the app closed (Chromium)', async () => {
+      engine({ backgroundSync: true });
+      expect(await showQueued()).toHaveTextContent(en.queue.message);
+    });
+
+    it('"while this page is open, or the next time you open the app" without it (Firefox, WebKit, every iPhone)', async () => {
+      engine({ backgroundSync: false });
+      const status = await showQueued();
+      expect(status).toHaveTextContent(en.queue.messageWhenOpen);
+      expect(status).not.toHaveTextContent(/close this page/);
+    });
   });
 
   it('Retry posts again with the same idempotency key', async () => {

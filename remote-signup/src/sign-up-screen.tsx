@@ -11,6 +11,7 @@ import {
 } from '@special-gift/shared';
 import type { ComponentProps, FormEvent, MouseEvent } from 'react';
 import { NAME_MAX_LENGTH } from '@special-gift/shared/validation';
+import { canSendWithAppClosed } from './can-send-with-app-closed';
 import { CardCodeHelp } from './card-code-help';
 import { ScanCardButton } from './card-scanner/scan-card-button';
 import { TermsContent } from './terms-content';
@@ -76,12 +77,14 @@ export function SignUpScreen() {
   };
 
   if (form.queued) {
-    // Sent by the host when the network returns (docs/offline.md); the page may be closed.
+    // Sent by the host when the network returns (docs/offline.md). "You can close this page" is
+    // true only where Background Sync wakes the worker with the app closed (Chromium); elsewhere it
+    // goes while a page of the app is open, or the next time the app opens with a connection.
     return (
       <Page title={t('title')} start={<BackButton defaultHref="/" label={t('back')} />}>
         <div className="signup__queued" role="status">
           <h2 className="signup__queued-title">{t('queue.title')}</h2>
-          <p>{t('queue.message')}</p>
+          <p>{canSendWithAppClosed() ? t('queue.message') : t('queue.messageWhenOpen')}</p>
         </div>
       </Page>
     );

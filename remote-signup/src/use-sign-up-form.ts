@@ -62,47 +62,36 @@ export function useSignUpForm() {
   const saveFailureShown = useRef(false);
 
   /**
-   * What the host did with a sign-up kept on this device: still waiting (said so), refused (its
-   * details back in the form with the refusal, never dropped in silence), or expired (said so).
-   * A refused or expired one is then deleted: the form holds what is left of it.
+   * The sign-up kept on this device: still waiting (said so), or one the API refused that the user
+   * asked the shell's notice to correct (`review`): its details back in the form, the fields at
+   * fault marked and the first focused; then deleted, the form's draft holding it. The shell tells
+   * a refusal or an expiry on every screen (docs/offline.md); this screen does not repeat it.
    */
   const showOutbox = useCallback(async () => {
     const entry = await storage.get<QueuedSignUp>(SIGN_UP_OUTBOX_STORAGE_KEY).catch(() => null);
-    if (!isQueuedSignUp(entry)) return setQueued(false);
-    if (entry.state === 'queued') return setQueued(true);
-    setQueued(false);
-    await storage.remove(SIGN_UP_OUTBOX_STORAGE_KEY).catch(() => undefined);
-    if (entry.state === 'expired') {
-      await overlays.alert({
-        header: t('queue.expiredTitle'),
-        message: t('queue.expired'),
-        buttons: [{ text: t('queue.ok') }],
-      });
-      return;
-    }
+    setQueued(isQueuedSignUp(entry) && entry.state === 'queued');
+    if (!isQueuedSignUp(entry) || entry.state !== 'review') return;
     const values = toSignUpValues(entry.body);
     idempotencyKey.current = undefined; // a refused submission: the next one is another
     setValues(values);
     await writeDraft(storage, { values }).catch(() => undefined);
+    await storage.remove(SIGN_UP_OUTBOX_STORAGE_KEY).catch(() => undefined);
     const fields = Object.fromEntries(
       Object.entries(entry.fields ?? {}).filter(([field]) => (SIGN_UP_FIELDS as readonly string[]).includes(field)),
     ) as SignUpErrors;
     SIGN_UP_FIELDS.forEach((field) => touched.current.add(field));
+    setAnnounceErrors(false); // focus goes to the field, which reads its own message
     setErrors(fields);
-    await overlays.alert({
-      header: t('failure.title'),
-      message: t('queue.refused'),
-      buttons: [{ text: t('queue.ok') }],
-    });
-    focusFirstInvalid(fields);
-  }, [storage, overlays, t]);
+    // After the values are on screen (and the shell's notice has given focus back).
+    window.setTimeout(() => focusFirstInvalid(fields));
+  }, [storage]);
 
-  // The host's news of the kept sign-up: sent (on to the thank-you screen), refused or expired.
+  // The host's news of the kept sign-up: sent (on to the thank-you screen), or to correct here.
   useEffect(() => {
     const onOutbox = (event: Event) => {
       const { state } = (event as CustomEvent<{ state: string }>).detail ?? {};
       if (state === 'sent') navigation.root('/thank-you');
-      else if (state === 'refused' || state === 'expired') void showOutbox();
+      else if (state === 'review') void showOutbox();
     };
     window.addEventListener(SIGN_UP_OUTBOX_EVENT, onOutbox);
     return () => window.removeEventListener(SIGN_UP_OUTBOX_EVENT, onOutbox);

@@ -8,7 +8,14 @@ export async function launchChromium(): Promise<{ open: () => Promise<Driver>; c
   const browser: Browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   return {
     open: async () => {
-      const context = await browser.newContext({ viewport: PHONE, baseURL: HOST_URL, hasTouch: true });
+      // Workers allowed, as in the other engines' drivers and in a real browser: the suite's config
+      // blocks them for its own Playwright pages, and the runner applies that to every new context.
+      const context = await browser.newContext({
+        viewport: PHONE,
+        baseURL: HOST_URL,
+        hasTouch: true,
+        serviceWorkers: 'allow',
+      });
       return playwrightDriver(await context.newPage());
     },
     close: () => browser.close(),

@@ -11,6 +11,8 @@ import { loadCollector, prepareCollector } from '../services/telemetry/load-coll
 import { preloadAfterFirstScreen } from './schedule-preload';
 import { startServiceWorker } from '../features/offline/register-worker';
 import { startSignUpOutbox } from '../features/offline/sign-up-outbox';
+import { createKeptSignUpNotice } from '../features/offline/kept-sign-up-notice';
+import { HOST_NAMESPACE } from '../services/i18n/create-i18n';
 import { remoteForPath } from './screens';
 import { startServices } from './start-services';
 
@@ -31,8 +33,15 @@ export async function boot(
   const { storage, i18n, remoteScreens } = await startServices(config, runtime, firstRemote);
   const router = createAppRouter();
   const { shell, navigation, overlays } = createShellApi(config, { router, storage, i18n });
-  // A sign-up kept on this device while offline goes now, or when the network returns.
-  startSignUpOutbox({ storage, http: shell.http });
+  // A sign-up kept on this device while offline goes now, or when the network returns; one that
+  // was refused or expired is told on whatever screen the app opens on.
+  const tellUnsent = createKeptSignUpNotice({
+    storage,
+    overlays,
+    navigation,
+    t: (key) => i18n.instance.t(key, { ns: HOST_NAMESPACE }),
+  });
+  startSignUpOutbox({ storage, http: shell.http, tellUnsent });
   const firstScreen = adoptFirstScreen(root, firstRemote, i18n.current(), { shell, i18n: i18n.instance });
 
   firstScreen.mountShell(

@@ -42,9 +42,13 @@ export type QueuedSignUp =
       readonly idempotencyKey: string;
       readonly queuedAt: string;
     }
-  /** The API refused it (a 4xx: the card is taken, a field is invalid): shown with its details. */
+  /**
+   * The API refused it (a 4xx: the card is taken, a field is invalid): the shell shows it with its
+   * details on whatever screen the app opens on; `review` once the user asked to correct it, for the
+   * sign-up screen to put back in the form (then deleted: the form's draft holds it).
+   */
   | {
-      readonly state: 'refused';
+      readonly state: 'refused' | 'review';
       readonly body: Readonly<Record<string, unknown>>;
       readonly queuedAt: string;
       readonly code?: string;
@@ -58,6 +62,6 @@ export function isQueuedSignUp(value: unknown): value is QueuedSignUp {
   if (typeof candidate?.queuedAt !== 'string') return false;
   if (candidate.state === 'expired') return true;
   const hasBody = typeof candidate.body === 'object' && candidate.body !== null;
-  if (candidate.state === 'refused') return hasBody;
+  if (candidate.state === 'refused' || candidate.state === 'review') return hasBody;
   return candidate.state === 'queued' && hasBody && typeof candidate.idempotencyKey === 'string';
 }

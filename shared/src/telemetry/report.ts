@@ -107,15 +107,3 @@ export interface TelemetryReport {
   readonly buckets: readonly string[];
   readonly remotes: readonly RemoteReport[];
 }
-
-/** Page views whose batch carried a token the API refused (expired, replayed, forged, mismatched). */
-export const refusedPageViews = (build: BuildReport | undefined) =>
-  REFUSED_PROVENANCES.reduce((sum, name) => sum + (build?.provenance[name] ?? 0), 0);
-
-/** `12 (expired 2, replayed 10)`: the refused page views and why, for a build's line. */
-export function describeRefused(build: BuildReport | undefined): string {
-  const reasons = REFUSED_PROVENANCES.filter((name) => (build?.provenance[name] ?? 0) > 0).map(
-    (name) => `${name} ${build?.provenance[name] ?? 0}`,
-  );
-  return reasons.length > 0 ? `${refusedPageViews(build)} (${reasons.join(', ')})` : '0';
-}

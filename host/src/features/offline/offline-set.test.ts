@@ -1,4 +1,12 @@
-import { buildFiles, buildsInPage, hostFilesInPage, keptBy, publishedBuildBase, remoteBuilds } from './offline-set';
+import {
+  buildFiles,
+  buildsInPage,
+  fileRoute,
+  hostFilesInPage,
+  keptBy,
+  publishedBuildBase,
+  remoteBuilds,
+} from './offline-set';
 
 const PAGE = `<!doctype html><html lang="fr" data-sg-builds="signup=0123456789ab" data-sg-integrity="x">
 <head><meta name="sg-collector" content="/collector.1a2b3c4d.js"><link rel="preload" href="/main.0a1b2c3d.js" as="script">
@@ -96,5 +104,39 @@ describe('the offline set', () => {
     const kept = keptBy({ ...set('c/'), previous: set('b/') });
     expect([...kept.buildBases]).toEqual(['c/', 'b/']);
     expect([...kept.urls]).toEqual(['c/x', 'b/x']);
+  });
+});
+
+describe("which of the worker's rules answers a file", () => {
+  const HOST = 'https://gift.example';
+  const route = (url: string) => fileRoute(new URL(url, HOST), HOST);
+
+  it.each([
+    ['/config.json', 'host-revalidated'],
+    ['/assets/i18n/fr.json', 'host-revalidated'],
+    ['/main.0a1b2c3d.js', 'host-hashed'],
+    ['/main.962bdac1.css', 'host-hashed'],
+    ['/_screen-files/signup/builds/0123456789ab/screen.cafe0123.css', 'host-hashed'],
+    // A remote on its own origin.
+    ['https://signup.example/builds/0123456789ab/remoteEntry.js', 'published-build'],
+    ['https://signup.example/builds/0123456789ab/123.abcdef12.js', 'published-build'],
+    ['https://signup.example/123.abcdef12.js', 'image-hashed'],
+    ['https://signup.example/remoteEntry.js', 'image-entry'],
+    ['https://signup.example/assets/i18n/ar.json', 'image-entry'],
+    // The same remote served under a folder of the host's origin: the same rules, not the host's.
+    ['/remotes/signup/builds/0123456789ab/remoteEntry.js', 'published-build'],
+    ['/remotes/signup/builds/0123456789ab/123.abcdef12.js', 'published-build'],
+    ['/remotes/signup/123.abcdef12.js', 'image-hashed'],
+    ['/remotes/signup/remoteEntry.js', 'image-entry'],
+    ['/remotes/signup/assets/i18n/ar.json', 'image-entry'],
+  ])('%s: %s', (url, expected) => {
+    expect(route(url)).toBe(expected);
+  });
+
+  it('never the API, nor files the set does not keep', () => {
+    expect(route('/api/v1/sign-ups')).toBeUndefined();
+    expect(route('/api/v1/assets/i18n/fr.json')).toBeUndefined();
+    expect(route('/build-info.json')).toBeUndefined();
+    expect(route('https://signup.example/build-info.json')).toBeUndefined();
   });
 });

@@ -44,6 +44,28 @@ export const isHashedFile = (path: string) => /\.[0-9a-f]{8}\.(js|css)$/.test(pa
 export const isImageEntryFile = (path: string) =>
   /\/(remoteEntry\.js|mf-manifest\.json)$/.test(path) || /\/assets\/i18n\/[a-z]{2}\.json$/.test(path);
 
+/** Which of the worker's rules answers a file (not a page), by its URL (docs/offline.md's table). */
+export type FileRoute = 'host-revalidated' | 'host-hashed' | 'published-build' | 'image-hashed' | 'image-entry';
+
+/**
+ * A remote may be on its own origin or, as an operator may serve it, under a folder of the host's
+ * (`/remotes/signup/…`): so a remote's files are told by their names and folders, not by their
+ * origin. The host's own are its revalidated files and its hashed files at the root or through
+ * `/_screen-files/` (the screens' stylesheets it serves). The API is never handled.
+ */
+export function fileRoute(url: URL, hostOrigin: string): FileRoute | undefined {
+  const own = url.origin === hostOrigin;
+  if (own && url.pathname.startsWith('/api/')) return undefined;
+  if (own && HOST_REVALIDATED_FILES.includes(url.pathname)) return 'host-revalidated';
+  const hashed = isHashedFile(url.pathname);
+  if (own && hashed && (/^\/[^/]+$/.test(url.pathname) || url.pathname.startsWith('/_screen-files/')))
+    return 'host-hashed';
+  if (publishedBuildBase(url.href) !== undefined) return 'published-build';
+  if (hashed) return 'image-hashed';
+  if (isImageEntryFile(url.pathname)) return 'image-entry';
+  return undefined;
+}
+
 /** The builds a composed page names (`<html data-sg-builds>`), read from its HTML. */
 export function buildsInPage(html: string): Record<string, string> {
   return parsePageBuilds(new RegExp(`${PAGE_BUILDS_ATTRIBUTE}="([^"]*)"`).exec(html)?.[1]);
@@ -125,4 +147,56 @@ export function keptBy(set: OfflineSet): { buildBases: Set<string>; urls: Set<st
     buildBases: new Set(sets.flatMap((one) => one.buildBases)),
     urls: new Set(sets.flatMap((one) => one.urls)),
   };
+}
+
+/**
+ * The most one set may take (every body decoded: pages, host files, builds). A set is about 1 MB
+ * today; one over this is not kept, and counted. With the set before it, the worker keeps at most
+ * twice this (docs/offline.md, "Purge and size").
+ */
+export const MAX_SET_BYTES = 3 * 1024 * 1024;
+/** Why refreshes were not kept, counted on the device (in `sg-meta`). */
+export const REFUSALS_KEY = '/__sg/refused';
+export type SetRefusal = 'too-large' | 'no-room';
+
+/** A file the set keeps by URL that changes in place (a page, config.json, texts, an image build's entry). */
+export interface StagedFile {
+  readonly cacheName: string;
+  readonly url: string;
+  readonly response: Response;
+}
+
+/**
+ * The last step of a refresh: the files kept by URL that change in place, then the pages, written
+ * only now that everything else of the set (its builds, the hashed files) is kept. Until here a
+ * refresh changes nothing an offline start uses, so one that fails half-way (offline again, a
+ * 404) leaves the previous set as it was. A set over `MAX_SET_BYTES` is not written. If the
+ * storage refuses a write (its quota), the pages and the set's description are deleted: with no
+ * whole set, the app is online only until the next refresh, never a page whose files are gone.
+ */
+export async function commitSet(
+  storage: Pick<CacheStorage, 'open' | 'delete'>,
+  files: readonly StagedFile[],
+  bytes: number,
+): Promise<'kept' | SetRefusal> {
+  if (bytes > MAX_SET_BYTES) return 'too-large';
+  try {
+    for (const { cacheName, url, response } of files) await (await storage.open(cacheName)).put(url, response);
+    return 'kept';
+  } catch (error) {
+    if ((error as { name?: unknown } | null)?.name !== 'QuotaExceededError') throw error;
+    await storage.delete(CACHE.pages);
+    await (await storage.open(CACHE.meta)).delete(META_KEY);
+    return 'no-room';
+  }
+}
+
+/** Counts one refused refresh by its reason (read by the tests and by whoever looks at the device). */
+export async function countRefusal(meta: Cache, reason: SetRefusal): Promise<void> {
+  const counts = ((await (await meta.match(REFUSALS_KEY))?.json()) ?? {}) as Partial<Record<SetRefusal, number>>;
+  counts[reason] = (counts[reason] ?? 0) + 1;
+  await meta.put(
+    REFUSALS_KEY,
+    new Response(JSON.stringify(counts), { headers: { 'Content-Type': 'application/json' } }),
+  );
 }

@@ -27,11 +27,14 @@ import {
   buildFiles,
   buildsInPage,
   CACHE,
+  commitSet,
   COMPLETE_MARKER,
+  countRefusal,
+  fileRoute,
+  type FileRoute,
   HOST_REVALIDATED_FILES,
   hostFilesInPage,
   isHashedFile,
-  isImageEntryFile,
   keptBy,
   META_KEY,
   OFFLINE_ROUTES,
@@ -39,6 +42,7 @@ import {
   REFRESH_SET_MESSAGE,
   publishedBuildBase,
   remoteBuilds,
+  type StagedFile,
 } from './offline-set';
 
 declare const self: ServiceWorkerGlobalScope;
@@ -91,40 +95,51 @@ registerRoute(
   }),
 );
 
+/**
+ * A file request this rule answers: by `fileRoute` (a remote on the host's origin too); another
+ * origin's only with CORS, so no response kept is opaque.
+ */
+const files =
+  (route: FileRoute) =>
+  ({ request, url }: { request: Request; url: URL }) =>
+    request.mode !== 'navigate' &&
+    fileRoute(url, self.location.origin) === route &&
+    (sameOrigin(url) || request.mode === 'cors');
+
 registerRoute(
-  ({ url }) => sameOrigin(url) && HOST_REVALIDATED_FILES.includes(url.pathname),
+  files('host-revalidated'),
   new NetworkFirst({ cacheName: CACHE.shell, networkTimeoutSeconds: NETWORK_TIMEOUT_SECONDS, plugins: [ok()] }),
 );
 registerRoute(
-  ({ url }) => sameOrigin(url) && isHashedFile(url.pathname),
+  files('host-hashed'),
   new CacheFirst({
     cacheName: CACHE.shell,
-    plugins: [ok(), new ExpirationPlugin({ maxEntries: MAX_SHELL_ENTRIES, purgeOnQuotaError: true })],
+    // Not purged on a quota error: the kept pages need these files; a refresh that finds no room
+    // drops the pages instead (commitSet), so no page is served offline whose files are gone.
+    plugins: [ok(), new ExpirationPlugin({ maxEntries: MAX_SHELL_ENTRIES })],
   }),
 );
 
 /** One cache-first strategy per published build's cache. */
 const buildStrategies = new Map<string, Strategy>();
-registerRoute(
-  ({ request, url }) => !sameOrigin(url) && request.mode === 'cors' && publishedBuildBase(url.href) !== undefined,
-  (options) => {
-    const name = buildCacheName(publishedBuildBase(options.url.href) ?? '');
-    let strategy = buildStrategies.get(name);
-    if (!strategy)
-      buildStrategies.set(name, (strategy = new CacheFirst({ cacheName: name, matchOptions, plugins: [ok()] })));
-    return strategy.handle(options);
-  },
-);
+registerRoute(files('published-build'), (options) => {
+  const name = buildCacheName(publishedBuildBase(options.url.href) ?? '');
+  let strategy = buildStrategies.get(name);
+  if (!strategy)
+    buildStrategies.set(name, (strategy = new CacheFirst({ cacheName: name, matchOptions, plugins: [ok()] })));
+  return strategy.handle(options);
+});
 
 // A remote on its image's own build (no release pointer): its entry, manifest and texts change in
 // place on a redeploy, so they are network first; its hashed files are cache first.
-const imageLimit = new ExpirationPlugin({ maxEntries: MAX_IMAGE_ENTRIES, purgeOnQuotaError: true });
+// (Not purged on a quota error either: the kept pages may need these files.)
+const imageLimit = new ExpirationPlugin({ maxEntries: MAX_IMAGE_ENTRIES });
 registerRoute(
-  ({ request, url }) => !sameOrigin(url) && request.mode === 'cors' && isHashedFile(url.pathname),
+  files('image-hashed'),
   new CacheFirst({ cacheName: CACHE.image, matchOptions, plugins: [ok(), imageLimit] }),
 );
 registerRoute(
-  ({ request, url }) => !sameOrigin(url) && request.mode === 'cors' && isImageEntryFile(url.pathname),
+  files('image-entry'),
   new NetworkFirst({
     cacheName: CACHE.image,
     matchOptions,
@@ -206,15 +221,22 @@ async function refreshSet(): Promise<void> {
   if (snapshots.size !== 1) throw new Error('a release landed between the pages: not kept');
   const builds = buildsInPage(pages[0]?.html ?? '');
 
+  // Immutable files (published builds, hashed names) are kept as they come; the files kept by URL
+  // that change in place, and the pages, are staged and written together at the end (commitSet).
   let bytes = 0;
   const buildBases: string[] = [];
   const urls: string[] = [];
+  const staged: StagedFile[] = [];
+  const stage = async (cacheName: string, url: string, response: Response) => {
+    bytes += await sizeOf(response);
+    staged.push({ cacheName, url, response });
+  };
   for (const remote of remoteBuilds(config.remotes, builds, self.location.href)) {
     if (remote.published) {
       bytes += await keepPublishedBuild(remote.base);
       buildBases.push(remote.base);
     } else {
-      const kept = await keepImageBuild(remote.base);
+      const kept = await keepImageBuild(remote.base, stage);
       bytes += kept.bytes;
       urls.push(...kept.urls);
     }
@@ -229,23 +251,23 @@ async function refreshSet(): Promise<void> {
   }
   for (const path of HOST_REVALIDATED_FILES) {
     const url = new URL(path, self.location.href).href;
-    const response = path === '/config.json' ? configResponse : await fetchOk(url, { cache: 'no-cache' });
-    bytes += await sizeOf(response);
-    await shell.put(url, response);
+    await stage(CACHE.shell, url, path === '/config.json' ? configResponse : await fetchOk(url, { cache: 'no-cache' }));
     urls.push(url);
   }
+  // Last, the pages: from their write on, an offline start opens on this set.
+  for (const { route, response } of pages) await stage(CACHE.pages, new URL(route, self.location.href).href, response);
 
   // Replaced meanwhile (a new version, the kill switch): the newer worker decides what is kept.
   if ((self as { serviceWorker?: ServiceWorker }).serviceWorker?.state === 'redundant') return;
-  // Last, all pages at once: from here on an offline start opens on this set.
-  const pageCache = await caches.open(CACHE.pages);
-  for (const { route, response } of pages) {
-    bytes += await sizeOf(response);
-    await pageCache.put(new URL(route, self.location.href).href, response);
-  }
-
   const meta = await caches.open(CACHE.meta);
   const previous = await readSet(meta);
+  const outcome = await commitSet(caches, staged, bytes);
+  if (outcome !== 'kept') {
+    await countRefusal(meta, outcome);
+    // Too large: what this refresh filled is deleted, the set before stays whole.
+    if (outcome === 'too-large') await purge(previous ?? { at: '', builds: {}, buildBases: [], urls: [], bytes: 0 });
+    throw new Error(`set not kept (${outcome}: ${bytes} bytes)`);
+  }
   const current = { at: new Date().toISOString(), builds, buildBases, urls, bytes };
   // The set before this one stays for a tab still on it; the same set again keeps the one before.
   const before = previous && sameFiles(previous, current) ? previous.previous : previous && withoutPrevious(previous);
@@ -279,7 +301,10 @@ async function keepPublishedBuild(base: string): Promise<number> {
  * A remote on its image's own build: its entry, manifest and texts fetched afresh together, and
  * every hashed file that manifest lists. Hashed names cannot mix two builds' bytes.
  */
-async function keepImageBuild(base: string): Promise<{ bytes: number; urls: string[] }> {
+async function keepImageBuild(
+  base: string,
+  stage: (cacheName: string, url: string, response: Response) => Promise<void>,
+): Promise<{ bytes: number; urls: string[] }> {
   const cache = await caches.open(CACHE.image);
   const manifest = await fetchOk(`${base}mf-manifest.json`, { cache: 'no-cache' });
   let bytes = 0;
@@ -287,11 +312,8 @@ async function keepImageBuild(base: string): Promise<{ bytes: number; urls: stri
   for (const file of buildFiles(await manifest.clone().json())) {
     const url = base + file;
     if (isHashedFile(file)) bytes += await keep(cache, url);
-    else {
-      const response = file === 'mf-manifest.json' ? manifest : await fetchOk(url, { cache: 'no-cache' });
-      bytes += await sizeOf(response);
-      await cache.put(url, response);
-    }
+    else
+      await stage(CACHE.image, url, file === 'mf-manifest.json' ? manifest : await fetchOk(url, { cache: 'no-cache' }));
     urls.push(url);
   }
   return { bytes, urls };

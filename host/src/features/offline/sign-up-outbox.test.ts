@@ -1,11 +1,13 @@
 import {
   HttpError,
+  SIGN_UP_OUTBOX_EVENT,
   SIGN_UP_OUTBOX_MAX_AGE_MS,
   SIGN_UP_OUTBOX_STORAGE_KEY,
   SIGN_UP_RESULT_STORAGE_KEY,
 } from '@special-gift/shared';
 import { createFakeHttp, createMemoryStorage } from '@special-gift/shared/testing';
-import { sendQueuedSignUp } from './sign-up-outbox';
+import { waitFor } from '@testing-library/react';
+import { sendQueuedSignUp, startSignUpOutbox } from './sign-up-outbox';
 
 const QUEUED_AT = '2026-01-02T03:04:05.000Z';
 const queued = {
@@ -69,7 +71,7 @@ describe('sending the sign-up kept on the device', () => {
     expect(storage.data.get(SIGN_UP_OUTBOX_STORAGE_KEY)).toEqual(queued);
   });
 
-  it('refused (4xx): keeps its details with the refusal, for the sign-up screen to show', async () => {
+  it('refused (4xx): keeps its details with the refusal, for the shell to show', async () => {
     const { storage, http, deps } = setUp();
     http.post.mockRejectedValueOnce(
       new HttpError('http', 'taken', 409, {
@@ -94,14 +96,17 @@ describe('sending the sign-up kept on the device', () => {
     expect(storage.data.get(SIGN_UP_OUTBOX_STORAGE_KEY)).toEqual({ state: 'expired', queuedAt: QUEUED_AT });
   });
 
-  it('a refusal past the same age: its details (personal data) deleted too, only the date kept', async () => {
-    const refused = { state: 'refused', body: queued.body, queuedAt: QUEUED_AT, code: 'card_already_registered' };
-    const { storage, http, deps } = setUp(refused);
-    const late = { ...deps, now: () => Date.parse(QUEUED_AT) + SIGN_UP_OUTBOX_MAX_AGE_MS + 1 };
-    expect(await sendQueuedSignUp(late)).toBe('expired');
-    expect(http.post).not.toHaveBeenCalled();
-    expect(storage.data.get(SIGN_UP_OUTBOX_STORAGE_KEY)).toEqual({ state: 'expired', queuedAt: QUEUED_AT });
-  });
+  it.each(['refused', 'review'])(
+    'a refusal (%s) past the same age: its details (personal data) deleted too, only the date kept',
+    async (state) => {
+      const refused = { state, body: queued.body, queuedAt: QUEUED_AT, code: 'card_already_registered' };
+      const { storage, http, deps } = setUp(refused);
+      const late = { ...deps, now: () => Date.parse(QUEUED_AT) + SIGN_UP_OUTBOX_MAX_AGE_MS + 1 };
+      expect(await sendQueuedSignUp(late)).toBe('expired');
+      expect(http.post).not.toHaveBeenCalled();
+      expect(storage.data.get(SIGN_UP_OUTBOX_STORAGE_KEY)).toEqual({ state: 'expired', queuedAt: QUEUED_AT });
+    },
+  );
 
   it('sends nothing when nothing is waiting, or only a refusal to show', async () => {
     for (const entry of [null, { state: 'refused', body: {}, queuedAt: QUEUED_AT }]) {
@@ -109,5 +114,18 @@ describe('sending the sign-up kept on the device', () => {
       expect(await sendQueuedSignUp(deps)).toBe('none');
       expect(http.post).not.toHaveBeenCalled();
     }
+  });
+});
+
+describe("the host's sender", () => {
+  it('tells the user of a refused or expired one on start (any screen), and whenever a sender reports one', async () => {
+    const refused = { state: 'refused', body: queued.body, queuedAt: QUEUED_AT };
+    const { deps } = setUp(refused);
+    const tellUnsent = jest.fn(() => Promise.resolve());
+    startSignUpOutbox({ ...deps, tellUnsent });
+    await waitFor(() => expect(tellUnsent).toHaveBeenCalledTimes(1));
+    for (const state of ['refused', 'expired', 'sent', 'review'])
+      window.dispatchEvent(new CustomEvent(SIGN_UP_OUTBOX_EVENT, { detail: { state } }));
+    expect(tellUnsent).toHaveBeenCalledTimes(3);
   });
 });

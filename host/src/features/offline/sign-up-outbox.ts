@@ -27,6 +27,14 @@ export interface OutboxDeps {
   readonly locks?: Pick<LockManager, 'request'>;
 }
 
+export interface OutboxStartDeps extends OutboxDeps {
+  /**
+   * Tells the user of a kept sign-up that did not go (refused, expired): on start, whatever the
+   * screen, and whenever a sender (this tab, another, the worker) reports one.
+   */
+  readonly tellUnsent?: () => Promise<void>;
+}
+
 export type SendOutcome = 'none' | 'sent' | 'refused' | 'expired' | 'retry';
 
 /** The Background Sync tag the page registers when it keeps a sign-up (Chromium only). */
@@ -105,7 +113,8 @@ export async function sendQueuedSignUp(deps: OutboxDeps): Promise<SendOutcome> {
  * The host's sender: on start, whenever the network comes back, and when the sign-up screen
  * queues one (it may be back already). Tells the screens each outcome (`SIGN_UP_OUTBOX_EVENT`).
  */
-export function startSignUpOutbox(deps: OutboxDeps): void {
+export function startSignUpOutbox(deps: OutboxStartDeps): void {
+  const tellUnsent = () => void deps.tellUnsent?.().catch(() => undefined);
   // The tab that sends tells the others (one may be showing the kept sign-up's message).
   const tabs = typeof BroadcastChannel === 'function' ? new BroadcastChannel(LOCK_NAME) : undefined;
   tabs?.addEventListener('message', (event: MessageEvent<{ state?: SendOutcome }>) => {
@@ -141,7 +150,9 @@ export function startSignUpOutbox(deps: OutboxDeps): void {
     void attempt();
   });
   window.addEventListener(SIGN_UP_OUTBOX_EVENT, (event) => {
-    if ((event as CustomEvent<{ state: string }>).detail?.state !== 'queued') return;
+    const state = (event as CustomEvent<{ state: string }>).detail?.state;
+    if (state === 'refused' || state === 'expired') return tellUnsent();
+    if (state !== 'queued') return;
     void attempt();
     requestBackgroundSync().catch(() => undefined); // refused or unsupported: the page's own triggers remain
   });
@@ -151,5 +162,6 @@ export function startSignUpOutbox(deps: OutboxDeps): void {
     if (type === SIGN_UP_OUTBOX_EVENT && (state === 'sent' || state === 'refused' || state === 'expired'))
       tellThisTab(state); // the worker tells every tab itself
   });
-  void attempt();
+  // On start: one refused or expired earlier (maybe while the app was closed) is told now.
+  void attempt().then(tellUnsent);
 }

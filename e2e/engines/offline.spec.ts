@@ -1,0 +1,112 @@
+import introEn from '../../remote-intro/public/assets/i18n/en.json';
+import signupEn from '../../remote-signup/public/assets/i18n/en.json';
+import thankyouEn from '../../remote-thankyou/public/assets/i18n/en.json';
+import type { Driver } from '../support/engines/driver';
+import { expect, test } from '../support/engines/fixtures';
+import { fillSignUp, until, untilInteractive, untilPreloaded, untilText, untilTitle } from '../support/engines/page';
+import { expectCardTaken, person } from '../support/sign-up';
+import { startApp, stopApp } from '../support/servers';
+import type { AppName } from '../support/topology';
+
+/**
+ * The offline start in each engine (docs/offline.md, "By engine"). Playwright's offline switch is
+ * Chromium's alone, so here the network is cut the honest way, for every engine alike: the
+ * servers of every origin the app uses (host, remotes, API) are stopped.
+ */
+const ORIGINS: readonly AppName[] = ['host', 'intro', 'signup', 'thankyou', 'api'];
+
+/** What the engine offers the app here, under automation (a normal profile in Firefox). */
+const support = (driver: Driver) =>
+  driver.evaluate(() => ({
+    serviceWorker: 'serviceWorker' in navigator,
+    backgroundSync: typeof ServiceWorkerRegistration !== 'undefined' && 'sync' in ServiceWorkerRegistration.prototype,
+  }));
+
+/** The worker controls the page and keeps a whole set (its description is written last). */
+const untilOfflineReady = (driver: Driver) =>
+  expect
+    .poll(
+      () =>
+        driver
+          .evaluate(async () => {
+            if (!navigator.serviceWorker?.controller) return false;
+            return (await (await caches.open('sg-meta')).match('/__sg/offline-set')) !== undefined;
+          })
+          .catch(() => false),
+      { message: `${driver.engine}: the worker keeps a whole set`, timeout: 30_000, intervals: [250, 500, 1_000] },
+    )
+    .toBe(true);
+
+/** With every origin stopped: nothing the app needs can come from a server. */
+async function withOriginsStopped(run: () => Promise<void>): Promise<void> {
+  for (const app of ORIGINS) await stopApp(app);
+  try {
+    await run();
+  } finally {
+    for (const app of ORIGINS) await startApp(app);
+  }
+}
+
+/** The host's own stylesheet (the design tokens) applies: it came from the set too. */
+const hostStylesApplied = () =>
+  getComputedStyle(document.documentElement).getPropertyValue('--sg-toolbar-height').trim() === '56px';
+
+test('after one visit, /sign-up, / and /thank-you open with every origin stopped, interactive', async ({ driver }) => {
+  test.setTimeout(90_000);
+  await driver.goto('/sign-up');
+  await untilPreloaded(driver);
+  const offers = await support(driver);
+  // What each engine has (docs/browsers.md): Background Sync is Chromium's alone.
+  expect(offers).toEqual({ serviceWorker: true, backgroundSync: driver.engine === 'chromium' });
+  await untilOfflineReady(driver);
+
+  await withOriginsStopped(async () => {
+    await driver.reload();
+    await untilTitle(driver, signupEn.title);
+    // Answered by the worker, not by some cache of the browser's own.
+    expect(await driver.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+    await untilInteractive(driver);
+    await until(driver, 'the host stylesheet', hostStylesApplied);
+    await until(
+      driver,
+      'the form usable',
+      () => document.querySelector<HTMLButtonElement>('.signup__submit')?.disabled === false,
+    );
+    await driver.goto('/');
+    await untilText(driver, '#intro-headline', introEn.headline);
+    await untilInteractive(driver);
+    await driver.goto('/thank-you');
+    await untilTitle(driver, thankyouEn.title);
+    await untilInteractive(driver);
+    await until(driver, 'the host stylesheet', hostStylesApplied);
+  });
+});
+
+test('a sign-up submitted with every origin stopped is kept, the user told what is true here, and sent once they are back, the page open', async ({
+  driver,
+  request,
+}) => {
+  test.setTimeout(90_000);
+  const who = person({ firstName: 'Zoé' });
+  await driver.goto('/sign-up');
+  await untilPreloaded(driver);
+  await untilOfflineReady(driver);
+  await fillSignUp(driver, who);
+  await withOriginsStopped(async () => {
+    await driver.click('.signup__submit');
+    await untilText(driver, '.signup__queued-title', signupEn.queue.title);
+    // "You can close this page" only where Background Sync can send it with the app closed.
+    expect(await driver.evaluate(() => document.querySelector('.signup__queued p')?.textContent)).toBe(
+      driver.engine === 'chromium' ? signupEn.queue.message : signupEn.queue.messageWhenOpen,
+    );
+  });
+  // The page's own sender tries again (2 s, 10 s, ...): the origins are back.
+  await until(
+    driver,
+    'thanked once sent',
+    (name) => document.querySelector('.thankyou__headline')?.textContent === `Thank you, ${name}!`,
+    who.firstName,
+    30_000,
+  );
+  await expectCardTaken(request, who);
+});
