@@ -182,6 +182,14 @@ test.describe('swipe back (iOS)', () => {
   // The iPhone's user agent, viewport and touch; the engine stays Chromium.
   const { defaultBrowserType: _engine, ...iPhone } = devices['iPhone 13'];
   test.use(iPhone);
+  // No field telemetry from this Chromium in an iPhone's user agent: the report would count its
+  // vitals (INP among them) as WebKit's, and the cross-engine suite checks that WebKit's row lacks
+  // what WebKit does not measure. Under Global Privacy Control the collector does not run.
+  test.beforeEach(({ context }) =>
+    context.addInitScript(() =>
+      Object.defineProperty(Navigator.prototype, 'globalPrivacyControl', { get: () => true }),
+    ),
+  );
 
   /**
    * A real touch drag through the DevTools protocol. Event timestamps are set explicitly, `stepMs`
