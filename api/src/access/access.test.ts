@@ -75,6 +75,17 @@ describe.each(testEngines())('scoped tokens, audit trail and locks on %s', (engi
   const lastAudit = async () =>
     (await ok<{ entries: Array<Record<string, unknown>> }>(call('GET', '/v1/access/audit?limit=1', OPERATOR)))
       .entries[0];
+  /** Registers a build (a one-file stand-in) of `remote` with `token`. */
+  const publish = (remote: string, token: string, buildId: string, extra: Record<string, unknown> = {}) =>
+    call('POST', '/v1/releases/builds', token, {
+      remote,
+      buildId,
+      contractMajor: 1,
+      files: 1,
+      bytes: 1,
+      integrity: INTEGRITY,
+      ...extra,
+    });
   const release = async (remote: string, token: string, buildId: string, extra: Record<string, unknown> = {}) =>
     call('POST', `/v1/releases/remotes/${remote}/actions`, token, {
       action: 'release',
@@ -125,15 +136,7 @@ describe.each(testEngines())('scoped tokens, audit trail and locks on %s', (engi
       key: 'publish',
       needs: ROLE_NEEDED.publish,
       writes: true,
-      run: (r, t) =>
-        call('POST', '/v1/releases/builds', t, {
-          remote: r,
-          buildId: freshBuildId(),
-          contractMajor: 1,
-          files: 1,
-          bytes: 1,
-          integrity: INTEGRITY,
-        }),
+      run: (r, t) => publish(r, t, freshBuildId()),
     },
     {
       name: 'release',
@@ -184,16 +187,7 @@ describe.each(testEngines())('scoped tokens, audit trail and locks on %s', (engi
     server = await startTestServer({ engine, operatorToken: OPERATOR, authFailuresPerMinute: 0 });
     for (const remote of [OWN, OTHER]) {
       const buildId = freshBuildId();
-      await ok(
-        call('POST', '/v1/releases/builds', OPERATOR, {
-          remote,
-          buildId,
-          contractMajor: 1,
-          files: 1,
-          bytes: 1,
-          integrity: INTEGRITY,
-        }),
-      );
+      await ok(publish(remote, OPERATOR, buildId));
       await ok(release(remote, OPERATOR, buildId));
       live[remote] = buildId;
     }
@@ -285,15 +279,7 @@ describe.each(testEngines())('scoped tokens, audit trail and locks on %s', (engi
       remotes: [OWN],
     });
     const buildId = freshBuildId();
-    const published = await call('POST', '/v1/releases/builds', deployer.token, {
-      remote: OWN,
-      buildId,
-      contractMajor: 1,
-      files: 1,
-      bytes: 1,
-      integrity: INTEGRITY,
-      actor: 'mallory',
-    });
+    const published = await publish(OWN, deployer.token, buildId, { actor: 'mallory' });
     expect(published.status).toBe(201);
     expect((await release(OWN, deployer.token, buildId, { actor: 'mallory' })).status).toBe(200);
     const state = await ok<{
@@ -333,16 +319,7 @@ describe.each(testEngines())('scoped tokens, audit trail and locks on %s', (engi
   it('a lock refuses release, canary, promote and detach with its reason; abort and rollback still work', async () => {
     const deployer = await createToken(OWN, 'deployer', 'incident lead');
     const candidate = freshBuildId();
-    await ok(
-      call('POST', '/v1/releases/builds', OPERATOR, {
-        remote: OWN,
-        buildId: candidate,
-        contractMajor: 1,
-        files: 1,
-        bytes: 1,
-        integrity: INTEGRITY,
-      }),
-    );
+    await ok(publish(OWN, OPERATOR, candidate));
     await ok(
       call('POST', `/v1/releases/remotes/${OWN}/actions`, deployer.token, {
         action: 'canary',
@@ -375,16 +352,7 @@ describe.each(testEngines())('scoped tokens, audit trail and locks on %s', (engi
     }
     // A rollback to a build never live here would be a release by another name: refused too.
     const fresh = freshBuildId();
-    await ok(
-      call('POST', '/v1/releases/builds', OPERATOR, {
-        remote: OWN,
-        buildId: fresh,
-        contractMajor: 1,
-        files: 1,
-        bytes: 1,
-        integrity: INTEGRITY,
-      }),
-    );
+    await ok(publish(OWN, OPERATOR, fresh));
     const sneaked = await call('POST', `/v1/releases/remotes/${OWN}/actions`, deployer.token, {
       action: 'rollback',
       buildId: fresh,
@@ -473,16 +441,7 @@ describe.each(testEngines())('scoped tokens, audit trail and locks on %s', (engi
       const productionTarget = freshBuildId();
       const current = freshBuildId();
       for (const buildId of [productionTarget, current]) {
-        await ok(
-          call('POST', '/v1/releases/builds', OPERATOR, {
-            remote: OWN,
-            buildId,
-            contractMajor: 1,
-            files: 1,
-            bytes: 1,
-            integrity: INTEGRITY,
-          }),
-        );
+        await ok(publish(OWN, OPERATOR, buildId));
         expect((await release(OWN, OPERATOR, buildId)).status).toBe(200);
       }
       live[OWN] = current;

@@ -483,40 +483,23 @@ onPostgres('compare-and-swap across connections on postgres', () => {
             },
             CHANGE,
           );
-        const outcomes = await Promise.all(
-          [one, two].map((db, index) =>
-            applyAction(
-              db,
-              'production',
-              remote,
-              {
-                action: 'release',
-                buildId: ids[index],
-                expectedRevision: 0,
-                reason: '',
-              },
-              CHANGE.actor,
+        /** Both replicas release at once from the same revision, each its own build. */
+        const releaseAtOnce = (buildOf: (index: number) => string | undefined, expectedRevision: number) =>
+          Promise.all(
+            [one, two].map((db, index) =>
+              applyAction(
+                db,
+                'production',
+                remote,
+                { action: 'release', buildId: buildOf(index), expectedRevision, reason: '' },
+                CHANGE.actor,
+              ),
             ),
-          ),
-        );
+          );
+        const outcomes = await releaseAtOnce((index) => ids[index], 0);
         expect(outcomes.filter((outcome) => 'ok' in outcome)).toHaveLength(1);
         expect(outcomes.filter((outcome) => 'kind' in outcome && outcome.kind === 'conflict')).toHaveLength(1);
-        const next = await Promise.all(
-          [one, two].map((db, index) =>
-            applyAction(
-              db,
-              'production',
-              remote,
-              {
-                action: 'release',
-                buildId: ids[1 - index],
-                expectedRevision: 1,
-                reason: '',
-              },
-              CHANGE.actor,
-            ),
-          ),
-        );
+        const next = await releaseAtOnce((index) => ids[1 - index], 1);
         expect(next.filter((outcome) => 'ok' in outcome)).toHaveLength(1);
       }
     } finally {
