@@ -10,6 +10,7 @@ import {
 } from '@special-gift/shared';
 import { useTranslation } from 'react-i18next';
 import { REMOTES } from '../../config/remotes.generated';
+import { withOutboxLock } from './sign-up-outbox';
 import './kept-sign-up-notice.css';
 
 const SIGN_UP_ROUTE = REMOTES.find((remote) => remote.name === 'signup')?.route ?? '/sign-up';
@@ -26,6 +27,27 @@ export interface KeptSignUpNoticeDeps {
   readonly navigation: Pick<Navigation, 'forward' | 'location'>;
   /** The host's texts (`common`), in the language shown now. */
   readonly t: (key: string) => string;
+  /** The outbox's lock (tests); else the engine's Web Locks. */
+  readonly locks?: Pick<LockManager, 'request'>;
+}
+
+/**
+ * Writes `next` (or deletes, `undefined`) under the outbox's lock, only if the entry kept is still
+ * the one shown: another tab may have queued a new sign-up while the notice was open. Whether written.
+ */
+async function replaceShown(
+  storage: KeyValueStorage,
+  shown: QueuedSignUp,
+  next: QueuedSignUp | undefined,
+  locks?: Pick<LockManager, 'request'>,
+): Promise<boolean> {
+  return withOutboxLock(async () => {
+    const now = await storage.get<QueuedSignUp>(SIGN_UP_OUTBOX_STORAGE_KEY);
+    if (!isQueuedSignUp(now) || now.state !== shown.state || now.queuedAt !== shown.queuedAt) return false;
+    if (next) await storage.set(SIGN_UP_OUTBOX_STORAGE_KEY, next);
+    else await storage.remove(SIGN_UP_OUTBOX_STORAGE_KEY);
+    return true;
+  }, locks).catch(() => false);
 }
 
 /** The refused sign-up's details as the user typed them, the refused ones marked, and what to do. */
@@ -74,7 +96,7 @@ function RefusedSignUp({ entry, onReview, onLater }: { entry: Refused; onReview:
  * Returns `show`, which reads the entry afresh; one notice at a time.
  */
 export function createKeptSignUpNotice(deps: KeptSignUpNoticeDeps): () => Promise<void> {
-  const { storage, overlays, navigation, t } = deps;
+  const { storage, overlays, navigation, t, locks } = deps;
   const toSignUp = () => {
     if (navigation.location().pathname !== SIGN_UP_ROUTE) navigation.forward(SIGN_UP_ROUTE);
   };
@@ -94,7 +116,7 @@ export function createKeptSignUpNotice(deps: KeptSignUpNoticeDeps): () => Promis
             { text: t('keptSignUp.signUpAgain'), role: 'confirm' },
           ],
         });
-        await storage.remove(SIGN_UP_OUTBOX_STORAGE_KEY).catch(() => undefined); // told: nothing is left of it
+        await replaceShown(storage, entry, undefined, locks); // told: nothing is left of it
         if (role === 'confirm') toSignUp();
         return;
       }
@@ -109,8 +131,8 @@ export function createKeptSignUpNotice(deps: KeptSignUpNoticeDeps): () => Promis
         ),
       });
       if (role !== 'confirm') return; // later (or closed): shown again the next time the app opens
-      const review: QueuedSignUp = { ...entry, state: 'review' };
-      await storage.set(SIGN_UP_OUTBOX_STORAGE_KEY, review).catch(() => undefined);
+      // Another sign-up kept meanwhile (or this one handled in another tab): left as it is.
+      if (!(await replaceShown(storage, entry, { ...entry, state: 'review' }, locks))) return;
       // An open sign-up screen takes it now; one opened next reads it when it starts.
       window.dispatchEvent(new CustomEvent(SIGN_UP_OUTBOX_EVENT, { detail: { state: 'review' } }));
       toSignUp();
