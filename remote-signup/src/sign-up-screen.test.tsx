@@ -446,6 +446,25 @@ describe('SignUpScreen: failures', () => {
     expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
   });
 
+  it.each([
+    [
+      'refused',
+      { state: 'refused', body: QUEUED.body, queuedAt: QUEUED.queuedAt, fields: { cardCode: 'already_registered' } },
+    ],
+    ['expired', { state: 'expired', queuedAt: QUEUED.queuedAt }],
+  ])('stops saying it will be sent when the host reports it %s (the shell tells why)', async (state, entry) => {
+    const shell = createTestShell();
+    shell.storage.data.set(SIGN_UP_OUTBOX_STORAGE_KEY, QUEUED);
+    renderWithShell(<SignUpScreen />, { shell, resources });
+    await queuedStatus();
+    shell.storage.data.set(SIGN_UP_OUTBOX_STORAGE_KEY, entry);
+    act(() => void window.dispatchEvent(new CustomEvent(SIGN_UP_OUTBOX_EVENT, { detail: { state } })));
+    await waitFor(() => expect(screen.queryByText(en.queue.title)).not.toBeInTheDocument());
+    expect(field.firstName()).toBeInTheDocument();
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+    expect(shell.storage.data.get(SIGN_UP_OUTBOX_STORAGE_KEY)).toEqual(entry);
+  });
+
   describe("what the kept sign-up's message promises", () => {
     /** An engine with or without Background Sync (`ServiceWorkerRegistration.prototype.sync`), a worker in control. */
     const engine = ({ backgroundSync }: { backgroundSync: boolean }) => {

@@ -24,13 +24,18 @@ const REFUSED: QueuedSignUp = {
 };
 
 /** The shell's notice on a screen at `location`, with `entry` kept on the device. */
-function setUp(entry: unknown, location = '/', locks?: Pick<LockManager, 'request'>) {
+function setUp(
+  entry: unknown,
+  location = '/',
+  locks?: Pick<LockManager, 'request'>,
+  signUpScreenTakesReview?: () => Promise<boolean>,
+) {
   const shell = createTestShell({
     location,
     storage: entry === undefined ? {} : { [SIGN_UP_OUTBOX_STORAGE_KEY]: entry },
   });
   const { i18next } = renderWithShell(<main />, { shell, resources: { en: { common: en } } });
-  const show = createKeptSignUpNotice({ ...shell, locks, t: (key) => i18next.t(key) });
+  const show = createKeptSignUpNotice({ ...shell, locks, signUpScreenTakesReview, t: (key) => i18next.t(key) });
   const heard: string[] = [];
   const hear = (event: Event) => heard.push((event as CustomEvent<{ state: string }>).detail.state);
   window.addEventListener(SIGN_UP_OUTBOX_EVENT, hear);
@@ -188,6 +193,31 @@ describe('the shell tells a kept sign-up that did not go through, on any screen'
       expect(kept()).toEqual({ ...REFUSED, state: 'review' });
       expect(writesHolding).toEqual([true]);
       expect(locks.request).toHaveBeenCalledWith('sg-sign-up-outbox', expect.any(Function));
+    });
+  });
+
+  describe('a sign-up screen built before the notice (it tells a refusal or an expiry itself)', () => {
+    const olderScreen = async () => false;
+
+    it.each([
+      ['refused', REFUSED],
+      ['expired', { state: 'expired', queuedAt: QUEUED_AT }],
+    ])('%s, on its route: the notice keeps quiet, the entry left to that screen', async (_, entry) => {
+      const { shown, kept } = setUp(entry, '/sign-up', undefined, olderScreen);
+      await shown;
+      expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+      expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+      expect(kept()).toEqual(entry);
+    });
+
+    it('on another screen: the notice tells it', async () => {
+      setUp(REFUSED, '/thank-you', undefined, olderScreen);
+      expect(await screen.findByRole('dialog', { name: texts.refusedTitle })).toBeInTheDocument();
+    });
+
+    it('a screen that takes "review", on its route: the notice tells it', async () => {
+      setUp(REFUSED, '/sign-up', undefined, async () => true);
+      expect(await screen.findByRole('dialog', { name: texts.refusedTitle })).toBeInTheDocument();
     });
   });
 });

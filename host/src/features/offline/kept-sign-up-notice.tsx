@@ -27,6 +27,11 @@ export interface KeptSignUpNoticeDeps {
   readonly navigation: Pick<Navigation, 'forward' | 'location'>;
   /** The host's texts (`common`), in the language shown now. */
   readonly t: (key: string) => string;
+  /**
+   * Whether the sign-up screen this app loads takes the notice's `review` (its `meta.handles`). One
+   * built before the notice tells a refusal or an expiry itself: on its route the notice keeps quiet.
+   */
+  readonly signUpScreenTakesReview?: () => Promise<boolean>;
   /** The outbox's lock (tests); else the engine's Web Locks. */
   readonly locks?: Pick<LockManager, 'request'>;
 }
@@ -96,7 +101,7 @@ function RefusedSignUp({ entry, onReview, onLater }: { entry: Refused; onReview:
  * Returns `show`, which reads the entry afresh; one notice at a time.
  */
 export function createKeptSignUpNotice(deps: KeptSignUpNoticeDeps): () => Promise<void> {
-  const { storage, overlays, navigation, t, locks } = deps;
+  const { storage, overlays, navigation, t, locks, signUpScreenTakesReview } = deps;
   const toSignUp = () => {
     if (navigation.location().pathname !== SIGN_UP_ROUTE) navigation.forward(SIGN_UP_ROUTE);
   };
@@ -107,6 +112,9 @@ export function createKeptSignUpNotice(deps: KeptSignUpNoticeDeps): () => Promis
     try {
       const entry = await storage.get<QueuedSignUp>(SIGN_UP_OUTBOX_STORAGE_KEY).catch(() => null);
       if (!isQueuedSignUp(entry) || entry.state === 'queued') return;
+      if (navigation.location().pathname === SIGN_UP_ROUTE && signUpScreenTakesReview) {
+        if (!(await signUpScreenTakesReview().catch(() => true))) return; // that screen tells it
+      }
       if (entry.state === 'expired') {
         const { role } = await overlays.alert({
           header: t('keptSignUp.expiredTitle'),
