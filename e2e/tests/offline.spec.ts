@@ -7,6 +7,7 @@ import signupEn from '../../remote-signup/public/assets/i18n/en.json';
 import signupFr from '../../remote-signup/public/assets/i18n/fr.json';
 import thankyouFr from '../../remote-thankyou/public/assets/i18n/fr.json';
 import { expect, expectConsoleErrors, pageTitle, test, waitForInteractive, waitForPreload } from '../support/fixtures';
+import { DEVICE_STORAGE, readStored, STORED } from '../support/device-storage';
 import { distOf, prepareNginx, wwwRoot } from '../support/nginx';
 import { buildsInHtml, pageBuilds, publish, release } from '../support/releases';
 import { startApp, stopApp } from '../support/servers';
@@ -366,21 +367,8 @@ test('Background Sync (Chromium): a sign-up kept offline is sent by the worker, 
   });
   // Read where the app keeps it, from a page of the host's origin that runs none of the app's code.
   await blank.goto('/build-info.json');
-  const stored = (key: string) =>
-    blank.evaluate(
-      (name) =>
-        new Promise<unknown>((resolve, reject) => {
-          const open = indexedDB.open('_ionicstorage');
-          open.onerror = () => reject(open.error);
-          open.onsuccess = () => {
-            const read = open.result.transaction('_ionickv').objectStore('_ionickv').get(name);
-            read.onsuccess = () => resolve(read.result ?? null);
-            read.onerror = () => reject(read.error);
-          };
-        }),
-      key,
-    );
-  await expect.poll(() => stored('signUp.result'), { timeout: 20_000 }).toMatchObject({ firstName: 'Yanis' });
-  expect(await stored('signUp.outbox')).toBeNull(); // deleted once acknowledged
+  const stored = (key: string) => blank.evaluate(readStored, { ...DEVICE_STORAGE, key });
+  await expect.poll(() => stored(STORED.result), { timeout: 20_000 }).toMatchObject({ firstName: 'Yanis' });
+  expect(await stored(STORED.outbox)).toBeNull(); // deleted once acknowledged
   await expectCardTaken(request, who);
 });
