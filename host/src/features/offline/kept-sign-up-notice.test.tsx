@@ -47,7 +47,7 @@ describe('the shell tells a kept sign-up that did not go through, on any screen'
   it('refused: its details as typed, the reason, the refused one marked, in a labelled dialog', async () => {
     setUp(REFUSED, '/thank-you');
     const dialog = await screen.findByRole('dialog', { name: texts.refusedTitle });
-    expect(dialog).toHaveTextContent(texts.cardTaken);
+    expect(dialog).toHaveAccessibleDescription(texts.cardTaken); // said as the dialog opens
     const details = within(dialog).getAllByRole('definition');
     expect(
       within(dialog)

@@ -20,6 +20,8 @@ const DETAILS = ['firstName', 'lastName', 'email', 'phone', 'cardCode'] as const
 const LEFT_TO_RIGHT: ReadonlySet<string> = new Set(['email', 'phone', 'cardCode']);
 
 type Refused = Extract<QueuedSignUp, { state: 'refused' | 'review' }>;
+/** The reason's element, which describes the dialog (one notice at a time: one id). */
+const REASON_ID = 'sg-kept-sign-up-reason';
 
 export interface KeptSignUpNoticeDeps {
   readonly storage: KeyValueStorage;
@@ -61,7 +63,9 @@ function RefusedSignUp({ entry, onReview, onLater }: { entry: Refused; onReview:
   const refusedFields = entry.fields ?? {};
   return (
     <div className="sg-kept-sign-up">
-      <p>{refusedFields.cardCode === 'already_registered' ? t('keptSignUp.cardTaken') : t('keptSignUp.refused')}</p>
+      <p id={REASON_ID}>
+        {refusedFields.cardCode === 'already_registered' ? t('keptSignUp.cardTaken') : t('keptSignUp.refused')}
+      </p>
       <dl className="sg-kept-sign-up__details">
         {DETAILS.map((field) => {
           const value = entry.body[field];
@@ -130,6 +134,7 @@ export function createKeptSignUpNotice(deps: KeptSignUpNoticeDeps): () => Promis
       }
       const { role } = await overlays.modal({
         title: t('keptSignUp.refusedTitle'),
+        describedBy: REASON_ID,
         render: (dismiss) => (
           <RefusedSignUp
             entry={entry}
