@@ -6,6 +6,7 @@ import { buildEntryUrl, PAGE_BUILDS_ATTRIBUTE, parsePageBuilds } from '@special-
 import { SUPPORTED_LANGUAGES as LANGUAGES } from '@special-gift/shared';
 import { REMOTES } from '../../config/remotes.generated';
 import { manifestFiles } from '../../config/mf-manifest';
+import { BUILD_CACHE_PREFIX, CACHE, META_KEY } from './cache-names';
 
 /** Every route's composed page is kept: after one visit each screen opens offline. */
 export const OFFLINE_ROUTES: readonly string[] = REMOTES.map((remote) => remote.route);
@@ -16,22 +17,10 @@ export const SERVICE_WORKER_URL = '/service-worker.js';
 /** The page's message to a worker it just registered: keep the set now (the page came from the network). */
 export const REFRESH_SET_MESSAGE = 'sg-refresh-set';
 
-/** Cache names. Each name means the same bytes in every version of the worker (update policy). */
-export const CACHE = {
-  pages: 'sg-pages',
-  /** The host's own files: config.json, texts, hashed scripts and stylesheets. */
-  shell: 'sg-shell',
-  /** Remotes running their image's own build (no release pointer): by URL. */
-  image: 'sg-image',
-  /** The set's description (meta entry below). */
-  meta: 'sg-meta',
-} as const;
-/** One cache per published build, named by its folder: filled whole before any page names it. */
-export const BUILD_CACHE_PREFIX = 'sg-build ';
+export { BUILD_CACHE_PREFIX, CACHE, META_KEY } from './cache-names';
 export const buildCacheName = (base: string) => `${BUILD_CACHE_PREFIX}${base}`;
 /** Written into a build's cache last: the build is complete (every file its manifest lists). */
 export const COMPLETE_MARKER = '.sg-complete';
-export const META_KEY = '/__sg/offline-set';
 /** Every cache this app's worker writes starts so; the kill switch deletes exactly these. */
 export const isOwnCache = (name: string) => name.startsWith('sg-');
 
