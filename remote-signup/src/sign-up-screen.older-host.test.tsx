@@ -5,6 +5,7 @@ import userEvent from '@testing-library/user-event';
 import en from '../public/assets/i18n/en.json';
 import { meta } from './exposed-screen';
 import { SignUpScreen } from './sign-up-screen';
+import { EMPTY_VALUES } from './sign-up-values';
 
 // A host older than the shell's kept sign-up notice: its copy of the federated contract (the one
 // the remote gets at runtime) has no KEPT_SIGN_UP_NOTICE.
@@ -14,14 +15,7 @@ jest.mock('@special-gift/shared', () => ({
 }));
 
 const resources = { en: { signup: en } };
-const body = {
-  firstName: 'Ada',
-  lastName: 'Lovelace',
-  email: 'ada@example.com',
-  phone: '',
-  cardCode: '4111 1111 1111 1111',
-  acceptedTerms: true,
-};
+const body = { ...EMPTY_VALUES, firstName: 'Ada', email: 'ada@example.com', cardCode: '4111 1111 1111 1111' };
 const QUEUED_AT = '2026-01-02T03:04:05.000Z';
 
 describe('SignUpScreen on a host without the kept sign-up notice: it tells a refusal or an expiry itself', () => {
