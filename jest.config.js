@@ -17,6 +17,8 @@ const common = (name) => ({
   rootDir: `<rootDir>/${name}`,
   testMatch: ['<rootDir>/src/**/*.test.{ts,tsx}'],
   transform: { '^.+\\.[cm]?[jt]sx?$': swc },
+  // Workbox ships ES modules only: compiled like the code, so the worker's strategies run in tests.
+  transformIgnorePatterns: ['/node_modules/(?!workbox-)'],
   moduleNameMapper: { '\\.css$': '<rootDir>/../tooling/jest/style-stub.js' },
 });
 

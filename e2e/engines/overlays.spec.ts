@@ -10,6 +10,7 @@ import {
   untilText,
   untilVisible,
 } from '../support/engines/page';
+import { DEVICE_STORAGE, readStored, STORED } from '../support/device-storage';
 import { startApp, stopApp } from '../support/servers';
 import { person } from '../support/sign-up';
 
@@ -107,7 +108,12 @@ test('the draft toast is a status, not a trap: it takes no focus and has no Tab 
   await driver.goto('/sign-up');
   await untilPreloaded(driver);
   await driver.type('#signup-firstName', 'Hana');
-  await new Promise((resolve) => setTimeout(resolve, 800)); // the draft is saved 300 ms after typing stops
+  // The draft is saved 300 ms after typing stops: reloaded once it is kept.
+  await expect
+    .poll(() => driver.evaluate(readStored, { ...DEVICE_STORAGE, key: STORED.draft }), {
+      message: `${driver.engine}: the draft kept`,
+    })
+    .toMatchObject({ values: { firstName: 'Hana' } });
   await driver.reload();
   await untilText(driver, '.sg-toast__message', 'We restored what you entered earlier.');
   const toastFocus = () =>

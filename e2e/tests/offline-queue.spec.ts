@@ -8,6 +8,7 @@ import signupFr from '../../remote-signup/public/assets/i18n/fr.json';
 import { expectNoViolations } from '../support/axe';
 import introEn from '../../remote-intro/public/assets/i18n/en.json';
 import { expect, expectConsoleErrors, pageTitle, test, waitForInteractive, waitForPreload } from '../support/fixtures';
+import { DEVICE_STORAGE, readStored, STORED, writeStored } from '../support/device-storage';
 import { expectCardTaken, fillSignUp, person, postSignUp, type Person } from '../support/sign-up';
 
 /**
@@ -45,25 +46,11 @@ async function submitOffline(page: Page, context: BrowserContext, who: Person, t
 }
 
 /**
- * Writes the kept sign-up where the app keeps it (localforage's IndexedDB database), from a page of
- * the app that has created it: for the checks of what is shown, without a round trip per language.
+ * Writes the kept sign-up where the app keeps it, from a page of the app that has created the
+ * database: for the checks of what is shown, without a round trip per language.
  */
-async function keepOnDevice(page: Page, entry: Record<string, unknown>): Promise<void> {
-  await page.evaluate(
-    (value) =>
-      new Promise<void>((resolve, reject) => {
-        const open = indexedDB.open('_ionicstorage');
-        open.onerror = () => reject(open.error);
-        open.onsuccess = () => {
-          const write = open.result.transaction('_ionickv', 'readwrite');
-          write.objectStore('_ionickv').put(value, 'signUp.outbox');
-          write.oncomplete = () => resolve();
-          write.onerror = () => reject(write.error);
-        };
-      }),
-    entry,
-  );
-}
+const keepOnDevice = (page: Page, entry: Record<string, unknown>) =>
+  page.evaluate(writeStored, { ...DEVICE_STORAGE, key: STORED.outbox, value: entry });
 
 /** The shell's notice of a refused kept sign-up (a dialog named by its title). */
 const refusedNotice = (page: Page, texts = hostEn) => page.getByRole('dialog', { name: texts.keptSignUp.refusedTitle });
@@ -169,6 +156,9 @@ test('refused with every tab closed: the next time the app opens, on /, the shel
   await expect(pageTitle(next)).toHaveText(signupEn.title);
   await expect(next.locator('#signup-email')).toHaveValue(who.email);
   await expect(next.getByText(signupEn.errors.cardCode.already_registered)).toBeVisible();
+  // The form holds it now: nothing is kept that could bring the notice back (else the check below
+  // could pass before the notice had had the time to open).
+  await expect.poll(() => next.evaluate(readStored, { ...DEVICE_STORAGE, key: STORED.outbox })).toBeNull();
   await next.goto('/thank-you');
   await waitForInteractive(next);
   await expect(refusedNotice(next)).toHaveCount(0);

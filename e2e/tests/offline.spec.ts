@@ -7,6 +7,9 @@ import signupEn from '../../remote-signup/public/assets/i18n/en.json';
 import signupFr from '../../remote-signup/public/assets/i18n/fr.json';
 import thankyouFr from '../../remote-thankyou/public/assets/i18n/fr.json';
 import { expect, expectConsoleErrors, pageTitle, test, waitForInteractive, waitForPreload } from '../support/fixtures';
+import { BUILD_CACHE_PREFIX, CACHE, META_KEY } from '../../host/src/features/offline/cache-names';
+import type { OfflineSet } from '../../host/src/features/offline/offline-set';
+import { DEVICE_STORAGE, readStored, STORED } from '../support/device-storage';
 import { distOf, prepareNginx, wwwRoot } from '../support/nginx';
 import { buildsInHtml, pageBuilds, publish, release } from '../support/releases';
 import { startApp, stopApp } from '../support/servers';
@@ -23,18 +26,15 @@ test.describe.configure({ mode: 'serial' });
 
 const SIGNUP_ORIGIN = `http://localhost:${E2E_PORTS.signup}`;
 
-interface OfflineSet {
-  builds: Record<string, string>;
-  bytes: number;
-  previous?: { builds: Record<string, string> };
-}
-
 /** The worker's description of the set it keeps (null until one is complete). */
 function readSet(page: Page): Promise<OfflineSet | null> {
-  return page.evaluate(async () => {
-    const response = await (await caches.open('sg-meta')).match('/__sg/offline-set');
-    return response ? ((await response.json()) as OfflineSet) : null;
-  });
+  return page.evaluate(
+    async ({ cacheName, key }) => {
+      const response = await (await caches.open(cacheName)).match(key);
+      return response ? ((await response.json()) as OfflineSet) : null;
+    },
+    { cacheName: CACHE.meta, key: META_KEY },
+  );
 }
 
 /** Waits until the worker controls the page and keeps a whole set with these builds. */
@@ -200,7 +200,10 @@ test.describe('releases while a tab is offline', () => {
   }
 
   async function buildCaches(page: Page): Promise<string[]> {
-    return page.evaluate(async () => (await caches.keys()).filter((name) => name.startsWith('sg-build ')));
+    return page.evaluate(
+      async (prefix) => (await caches.keys()).filter((name) => name.startsWith(prefix)),
+      BUILD_CACHE_PREFIX,
+    );
   }
 
   test('a release and a rollback made offline reach the tab when it is back, each build whole, never mixed; old builds are purged', async ({
@@ -285,7 +288,7 @@ test.describe('the worker itself', () => {
     // It fills a cache of the app's own names, as the real worker does.
     const broken = [
       "self.addEventListener('install', (event) => { self.skipWaiting();",
-      "  event.waitUntil(caches.open('sg-pages').then((cache) => cache.put('/', new Response('kept')))); });",
+      `  event.waitUntil(caches.open('${CACHE.pages}').then((cache) => cache.put('/', new Response('kept')))); });`,
       "self.addEventListener('activate', (event) => event.waitUntil(self.clients.claim()));",
       "self.addEventListener('fetch', (event) => event.respondWith(new Response('broken', { status: 500 })));",
     ].join('\n');
@@ -366,21 +369,8 @@ test('Background Sync (Chromium): a sign-up kept offline is sent by the worker, 
   });
   // Read where the app keeps it, from a page of the host's origin that runs none of the app's code.
   await blank.goto('/build-info.json');
-  const stored = (key: string) =>
-    blank.evaluate(
-      (name) =>
-        new Promise<unknown>((resolve, reject) => {
-          const open = indexedDB.open('_ionicstorage');
-          open.onerror = () => reject(open.error);
-          open.onsuccess = () => {
-            const read = open.result.transaction('_ionickv').objectStore('_ionickv').get(name);
-            read.onsuccess = () => resolve(read.result ?? null);
-            read.onerror = () => reject(read.error);
-          };
-        }),
-      key,
-    );
-  await expect.poll(() => stored('signUp.result'), { timeout: 20_000 }).toMatchObject({ firstName: 'Yanis' });
-  expect(await stored('signUp.outbox')).toBeNull(); // deleted once acknowledged
+  const stored = (key: string) => blank.evaluate(readStored, { ...DEVICE_STORAGE, key });
+  await expect.poll(() => stored(STORED.result), { timeout: 20_000 }).toMatchObject({ firstName: 'Yanis' });
+  expect(await stored(STORED.outbox)).toBeNull(); // deleted once acknowledged
   await expectCardTaken(request, who);
 });

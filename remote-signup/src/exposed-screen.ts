@@ -4,4 +4,9 @@ import type { RemoteScreenMeta } from '@special-gift/shared';
 import { CONTRACT_VERSION } from '@special-gift/shared/version';
 
 export { SignUpScreen as default } from './sign-up-screen';
-export const meta: RemoteScreenMeta = { contractVersion: CONTRACT_VERSION, namespace: 'signup' };
+export const meta: RemoteScreenMeta = {
+  contractVersion: CONTRACT_VERSION,
+  namespace: 'signup',
+  // Built with the shell's kept sign-up notice: takes its `review` (use-sign-up-form.ts).
+  handles: ['kept-sign-up-review'],
+};

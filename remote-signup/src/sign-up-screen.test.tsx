@@ -39,6 +39,14 @@ const QUEUED = {
   idempotencyKey: '00000000-0000-4000-8000-000000000000',
   queuedAt: '2026-01-02T03:04:05.000Z',
 } as const;
+/** Kept sign-ups that will not be sent (the shell tells them), by state. */
+const UNSENT = [
+  [
+    'refused',
+    { state: 'refused', body: QUEUED.body, queuedAt: QUEUED.queuedAt, fields: { cardCode: 'already_registered' } },
+  ],
+  ['expired', { state: 'expired', queuedAt: QUEUED.queuedAt }],
+] as const;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 const field = {
@@ -431,13 +439,7 @@ describe('SignUpScreen: failures', () => {
     expect(field.email()).toHaveAttribute('aria-invalid', 'true');
   });
 
-  it.each([
-    [
-      'refused',
-      { state: 'refused', body: QUEUED.body, queuedAt: QUEUED.queuedAt, fields: { cardCode: 'already_registered' } },
-    ],
-    ['expired', { state: 'expired', queuedAt: QUEUED.queuedAt }],
-  ])('leaves a %s kept sign-up to the shell, which tells it on every screen', async (_, entry) => {
+  it.each(UNSENT)('leaves a %s kept sign-up to the shell, which tells it on every screen', async (_, entry) => {
     const shell = createTestShell();
     shell.storage.data.set(SIGN_UP_OUTBOX_STORAGE_KEY, entry);
     await renderSignUp(shell);
@@ -445,6 +447,22 @@ describe('SignUpScreen: failures', () => {
     expect(field.firstName()).toHaveValue('');
     expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
   });
+
+  it.each(UNSENT)(
+    'stops saying it will be sent when the host reports it %s (the shell tells why)',
+    async (state, entry) => {
+      const shell = createTestShell();
+      shell.storage.data.set(SIGN_UP_OUTBOX_STORAGE_KEY, QUEUED);
+      renderWithShell(<SignUpScreen />, { shell, resources });
+      await queuedStatus();
+      shell.storage.data.set(SIGN_UP_OUTBOX_STORAGE_KEY, entry);
+      act(() => void window.dispatchEvent(new CustomEvent(SIGN_UP_OUTBOX_EVENT, { detail: { state } })));
+      await waitFor(() => expect(screen.queryByText(en.queue.title)).not.toBeInTheDocument());
+      expect(field.firstName()).toBeInTheDocument();
+      expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+      expect(shell.storage.data.get(SIGN_UP_OUTBOX_STORAGE_KEY)).toEqual(entry);
+    },
+  );
 
   describe("what the kept sign-up's message promises", () => {
     /** An engine with or without Background Sync (`ServiceWorkerRegistration.prototype.sync`), a worker in control. */

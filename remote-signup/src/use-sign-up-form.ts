@@ -1,6 +1,7 @@
 import {
   isHttpError,
   isQueuedSignUp,
+  KEPT_SIGN_UP_NOTICE,
   SIGN_UP_OUTBOX_EVENT,
   SIGN_UP_OUTBOX_STORAGE_KEY,
   SIGN_UP_RESULT_STORAGE_KEY,
@@ -26,6 +27,12 @@ import { EMPTY_VALUES, fieldId, hasAnyValue, type SignUpValues } from './sign-up
 const DRAFT_SAVE_DELAY_MS = 300;
 /** A failed draft save is said for longer than a passing toast: the user may need to act on it. */
 const DRAFT_SAVE_FAILED_TOAST_MS = 6000;
+
+/**
+ * Whether the shell tells a refused or expired kept sign-up itself. Read from the host's copy of
+ * the contract at runtime: undefined on a host older than its notice, which then tells nothing.
+ */
+const shellTellsUnsent = () => (KEPT_SIGN_UP_NOTICE as boolean | undefined) === true;
 
 function focusFirstInvalid(errors: SignUpErrors) {
   const first = SIGN_UP_FIELDS.find((field) => errors[field]);
@@ -65,12 +72,24 @@ export function useSignUpForm() {
    * The sign-up kept on this device: still waiting (said so), or one the API refused that the user
    * asked the shell's notice to correct (`review`): its details back in the form, the fields at
    * fault marked and the first focused; then deleted, the form's draft holding it. The shell tells
-   * a refusal or an expiry on every screen (docs/offline.md); this screen does not repeat it.
+   * a refusal or an expiry on every screen (docs/offline.md); this screen does not repeat it,
+   * except on a host older than that notice, where it tells them itself (and deletes them).
    */
   const showOutbox = useCallback(async () => {
     const entry = await storage.get<QueuedSignUp>(SIGN_UP_OUTBOX_STORAGE_KEY).catch(() => null);
     setQueued(isQueuedSignUp(entry) && entry.state === 'queued');
-    if (!isQueuedSignUp(entry) || entry.state !== 'review') return;
+    if (!isQueuedSignUp(entry) || entry.state === 'queued') return;
+    const shellTells = shellTellsUnsent();
+    if (shellTells && entry.state !== 'review') return;
+    if (entry.state === 'expired') {
+      await storage.remove(SIGN_UP_OUTBOX_STORAGE_KEY).catch(() => undefined);
+      await overlays.alert({
+        header: t('queue.expiredTitle'),
+        message: t('queue.expired'),
+        buttons: [{ text: t('queue.ok') }],
+      });
+      return;
+    }
     const values = toSignUpValues(entry.body);
     idempotencyKey.current = undefined; // a refused submission: the next one is another
     setValues(values);
@@ -82,16 +101,26 @@ export function useSignUpForm() {
     SIGN_UP_FIELDS.forEach((field) => touched.current.add(field));
     setAnnounceErrors(false); // focus goes to the field, which reads its own message
     setErrors(fields);
+    if (!shellTells) {
+      await overlays.alert({
+        header: t('failure.title'),
+        message: t('queue.refused'),
+        buttons: [{ text: t('queue.ok') }],
+      });
+      focusFirstInvalid(fields);
+      return;
+    }
     // After the values are on screen (and the shell's notice has given focus back).
     window.setTimeout(() => focusFirstInvalid(fields));
-  }, [storage]);
+  }, [storage, overlays, t]);
 
-  // The host's news of the kept sign-up: sent (on to the thank-you screen), or to correct here.
+  // The host's news of the kept sign-up: sent (on to the thank-you screen), to correct here, or
+  // refused or expired (no longer waiting: the message that it will be sent goes).
   useEffect(() => {
     const onOutbox = (event: Event) => {
       const { state } = (event as CustomEvent<{ state: string }>).detail ?? {};
       if (state === 'sent') navigation.root('/thank-you');
-      else if (state === 'review') void showOutbox();
+      else if (state === 'review' || state === 'refused' || state === 'expired') void showOutbox();
     };
     window.addEventListener(SIGN_UP_OUTBOX_EVENT, onOutbox);
     return () => window.removeEventListener(SIGN_UP_OUTBOX_EVENT, onOutbox);

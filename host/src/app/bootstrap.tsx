@@ -40,6 +40,8 @@ export async function boot(
     overlays,
     navigation,
     t: (key) => i18n.instance.t(key, { ns: HOST_NAMESPACE }),
+    signUpScreenTakesReview: () =>
+      remoteScreens.load('signup').then((screen) => screen.meta.handles?.includes('kept-sign-up-review') === true),
   });
   startSignUpOutbox({ storage, http: shell.http, tellUnsent });
   const firstScreen = adoptFirstScreen(root, firstRemote, i18n.current(), { shell, i18n: i18n.instance });

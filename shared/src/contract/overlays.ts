@@ -42,6 +42,8 @@ export interface ModalOptions {
   /** The content; receives `dismiss` so it can close itself with a role and data. */
   readonly render: (dismiss: (data?: unknown, role?: OverlayRole) => void) => ReactNode;
   readonly backdropDismiss?: boolean;
+  /** The id of an element `render` shows that describes the dialog (what a screen reader says on opening). */
+  readonly describedBy?: string;
 }
 
 export interface PopoverOptions {

@@ -31,6 +31,13 @@ export function isSignUpResult(value: unknown): value is SignUpResult {
 export const SIGN_UP_OUTBOX_STORAGE_KEY = 'signUp.outbox';
 /** After this long unsent, the queued sign-up is deleted, and the user told (within the API's key TTL). */
 export const SIGN_UP_OUTBOX_MAX_AGE_MS = SIGN_UP_OUTBOX_MAX_AGE_HOURS * 60 * 60 * 1000;
+/**
+ * The shell tells a kept sign-up that did not go (refused, expired) itself, on every screen, and
+ * hands a refused one to the sign-up screen as `review`. A remote reads this from the federated
+ * contract, which is the host's copy at runtime: on a host older than that notice it is
+ * undefined, and the sign-up screen tells a refusal or an expiry itself.
+ */
+export const KEPT_SIGN_UP_NOTICE = true;
 /** A window event: the outbox changed (`detail` is the new state). The screen and the host listen. */
 export const SIGN_UP_OUTBOX_EVENT = 'sg:sign-up-outbox';
 

@@ -1,6 +1,19 @@
 /** @jest-environment node */
 // Node's Response (jsdom has none): the worker's own objects, without a browser.
-import { CACHE, commitSet, countRefusal, MAX_SET_BYTES, META_KEY, REFUSALS_KEY } from './offline-set';
+import {
+  buildCacheName,
+  CACHE,
+  commitSet,
+  countRefusal,
+  MAX_SET_BYTES,
+  META_KEY,
+  recordRefused,
+  REFUSALS_KEY,
+  setBudget,
+  SetTooLarge,
+  snapshotOf,
+  wasRefused,
+} from './offline-set';
 
 /** Cache Storage in memory, with a write that can be made to fail as a full disk does. */
 function fakeCaches(failOn?: string) {
@@ -15,11 +28,16 @@ function fakeCaches(failOn?: string) {
         writes.push(`${name} ${url}`);
         store.set(url, response);
       },
-      match: async (url: string) => store.get(url),
-      delete: async (url: string) => store.delete(url),
+      match: async (url: string) => store.get(url)?.clone(),
+      delete: async (request: string | Request) => store.delete(typeof request === 'string' ? request : request.url),
+      keys: async () => [...store.keys()].map((url) => new Request(new URL(url, 'https://host.example/'))),
     } as unknown as Cache;
   };
-  const storage = { open, delete: async (name: string) => stores.delete(name) };
+  const storage = {
+    open,
+    delete: async (name: string) => stores.delete(name),
+    keys: async () => [...stores.keys()],
+  };
   return { storage, stores, writes };
 }
 
@@ -59,6 +77,18 @@ describe("a refreshed set's last step", () => {
     expect(await meta.match(META_KEY)).toBeUndefined();
   });
 
+  it('with no room left, frees every build and hashed file too: no set names them any more', async () => {
+    const { storage, stores } = fakeCaches('/sign-up');
+    const base = 'https://signup.example/builds/0123456789ab/';
+    await (await storage.open(buildCacheName(base))).put(`${base}remoteEntry.js`, new Response('x'));
+    const shell = await storage.open(CACHE.shell);
+    await shell.put('https://host.example/main.0a1b2c3d.js', new Response('x'));
+    await shell.put('https://host.example/config.json', new Response('{}'));
+    expect(await commitSet(storage, SET, 1_000)).toBe('no-room');
+    expect(stores.has(buildCacheName(base))).toBe(false);
+    expect(await shell.match('https://host.example/main.0a1b2c3d.js')).toBeUndefined();
+  });
+
   it('any other failure is the refresh failing, as before', async () => {
     const { storage } = fakeCaches();
     const broken = { ...storage, open: async () => Promise.reject(new TypeError('closed')) };
@@ -71,5 +101,23 @@ describe("a refreshed set's last step", () => {
     await countRefusal(meta, 'too-large');
     await countRefusal(meta, 'no-room');
     expect(await (await meta.match(REFUSALS_KEY))?.json()).toEqual({ 'too-large': 2, 'no-room': 1 });
+  });
+
+  it('a set is stopped at the file that passes the bound, not after it is all fetched', () => {
+    const budget = setBudget();
+    budget.add(MAX_SET_BYTES - 10);
+    budget.add(10); // exactly the bound: kept
+    expect(() => budget.add(1)).toThrow(SetTooLarge);
+    expect(budget.bytes).toBe(MAX_SET_BYTES + 1);
+  });
+
+  it('a snapshot refused as too large is remembered, so it is not fetched again; another is', async () => {
+    const meta = await fakeCaches().storage.open(CACHE.meta);
+    const refused = snapshotOf({ signup: '0123456789ab' }, ['/main.0a1b2c3d.js', '/app.11111111.css']);
+    expect(await wasRefused(meta, refused)).toBe(false);
+    await recordRefused(meta, refused);
+    const same = snapshotOf({ signup: '0123456789ab' }, ['/app.11111111.css', '/main.0a1b2c3d.js']);
+    expect(await wasRefused(meta, same)).toBe(true);
+    expect(await wasRefused(meta, snapshotOf({ signup: 'ba9876543210' }, ['/main.0a1b2c3d.js']))).toBe(false);
   });
 });

@@ -24,13 +24,18 @@ const REFUSED: QueuedSignUp = {
 };
 
 /** The shell's notice on a screen at `location`, with `entry` kept on the device. */
-function setUp(entry: unknown, location = '/') {
+function setUp(
+  entry: unknown,
+  location = '/',
+  locks?: Pick<LockManager, 'request'>,
+  signUpScreenTakesReview?: () => Promise<boolean>,
+) {
   const shell = createTestShell({
     location,
     storage: entry === undefined ? {} : { [SIGN_UP_OUTBOX_STORAGE_KEY]: entry },
   });
   const { i18next } = renderWithShell(<main />, { shell, resources: { en: { common: en } } });
-  const show = createKeptSignUpNotice({ ...shell, t: (key) => i18next.t(key) });
+  const show = createKeptSignUpNotice({ ...shell, locks, signUpScreenTakesReview, t: (key) => i18next.t(key) });
   const heard: string[] = [];
   const hear = (event: Event) => heard.push((event as CustomEvent<{ state: string }>).detail.state);
   window.addEventListener(SIGN_UP_OUTBOX_EVENT, hear);
@@ -42,7 +47,7 @@ describe('the shell tells a kept sign-up that did not go through, on any screen'
   it('refused: its details as typed, the reason, the refused one marked, in a labelled dialog', async () => {
     setUp(REFUSED, '/thank-you');
     const dialog = await screen.findByRole('dialog', { name: texts.refusedTitle });
-    expect(dialog).toHaveTextContent(texts.cardTaken);
+    expect(dialog).toHaveAccessibleDescription(texts.cardTaken); // said as the dialog opens
     const details = within(dialog).getAllByRole('definition');
     expect(
       within(dialog)
@@ -134,5 +139,85 @@ describe('the shell tells a kept sign-up that did not go through, on any screen'
     await screen.findByRole('dialog', { name: texts.refusedTitle });
     await act(() => new Promise((resolve) => setTimeout(resolve, 10))); // a second one would be up by now
     expect(screen.getAllByRole('dialog')).toHaveLength(1);
+  });
+
+  describe('another tab keeps a new sign-up while the notice is open: it is never lost', () => {
+    const NEWER: QueuedSignUp = {
+      state: 'queued',
+      body: { ...body, firstName: 'Grace' },
+      idempotencyKey: 'newer',
+      queuedAt: '2026-01-02T04:00:00.000Z',
+    };
+
+    it('expired, OK: the new one stays', async () => {
+      const { shown, kept, storage } = setUp({ state: 'expired', queuedAt: QUEUED_AT });
+      const ok = await screen.findByRole('button', { name: texts.ok });
+      storage.data.set(SIGN_UP_OUTBOX_STORAGE_KEY, NEWER);
+      await userEvent.click(ok);
+      await shown;
+      expect(kept()).toEqual(NEWER);
+    });
+
+    it('refused, "Correct and send": the new one stays, not overwritten with the old details', async () => {
+      const { shown, kept, storage, heard, navigation } = setUp(REFUSED, '/');
+      const review = await screen.findByRole('button', { name: texts.review });
+      storage.data.set(SIGN_UP_OUTBOX_STORAGE_KEY, NEWER);
+      await userEvent.click(review);
+      await shown;
+      expect(kept()).toEqual(NEWER);
+      expect(heard).toEqual([]);
+      expect(navigation.forward).not.toHaveBeenCalled();
+    });
+
+    it('the entry is read again and written while holding the outbox lock the senders take', async () => {
+      let holding = false;
+      const writesHolding: boolean[] = [];
+      const locks = {
+        request: jest.fn(async (_name: string, run: () => Promise<unknown>) => {
+          holding = true;
+          try {
+            return await run();
+          } finally {
+            holding = false;
+          }
+        }),
+      } as unknown as Pick<LockManager, 'request'>;
+      const { shown, kept, storage } = setUp(REFUSED, '/', locks);
+      storage.set.mockImplementation(async (key, value) => {
+        writesHolding.push(holding);
+        storage.data.set(key, value);
+        return value;
+      });
+      await userEvent.click(await screen.findByRole('button', { name: texts.review }));
+      await shown;
+      expect(kept()).toEqual({ ...REFUSED, state: 'review' });
+      expect(writesHolding).toEqual([true]);
+      expect(locks.request).toHaveBeenCalledWith('sg-sign-up-outbox', expect.any(Function));
+    });
+  });
+
+  describe('a sign-up screen built before the notice (it tells a refusal or an expiry itself)', () => {
+    const olderScreen = async () => false;
+
+    it.each([
+      ['refused', REFUSED],
+      ['expired', { state: 'expired', queuedAt: QUEUED_AT }],
+    ])('%s, on its route: the notice keeps quiet, the entry left to that screen', async (_, entry) => {
+      const { shown, kept } = setUp(entry, '/sign-up', undefined, olderScreen);
+      await shown;
+      expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+      expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+      expect(kept()).toEqual(entry);
+    });
+
+    it('on another screen: the notice tells it', async () => {
+      setUp(REFUSED, '/thank-you', undefined, olderScreen);
+      expect(await screen.findByRole('dialog', { name: texts.refusedTitle })).toBeInTheDocument();
+    });
+
+    it('a screen that takes "review", on its route: the notice tells it', async () => {
+      setUp(REFUSED, '/sign-up', undefined, async () => true);
+      expect(await screen.findByRole('dialog', { name: texts.refusedTitle })).toBeInTheDocument();
+    });
   });
 });

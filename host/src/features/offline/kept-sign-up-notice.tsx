@@ -10,6 +10,7 @@ import {
 } from '@special-gift/shared';
 import { useTranslation } from 'react-i18next';
 import { REMOTES } from '../../config/remotes.generated';
+import { withOutboxLock } from './sign-up-outbox';
 import './kept-sign-up-notice.css';
 
 const SIGN_UP_ROUTE = REMOTES.find((remote) => remote.name === 'signup')?.route ?? '/sign-up';
@@ -19,6 +20,8 @@ const DETAILS = ['firstName', 'lastName', 'email', 'phone', 'cardCode'] as const
 const LEFT_TO_RIGHT: ReadonlySet<string> = new Set(['email', 'phone', 'cardCode']);
 
 type Refused = Extract<QueuedSignUp, { state: 'refused' | 'review' }>;
+/** The reason's element, which describes the dialog (one notice at a time: one id). */
+const REASON_ID = 'sg-kept-sign-up-reason';
 
 export interface KeptSignUpNoticeDeps {
   readonly storage: KeyValueStorage;
@@ -26,6 +29,32 @@ export interface KeptSignUpNoticeDeps {
   readonly navigation: Pick<Navigation, 'forward' | 'location'>;
   /** The host's texts (`common`), in the language shown now. */
   readonly t: (key: string) => string;
+  /**
+   * Whether the sign-up screen this app loads takes the notice's `review` (its `meta.handles`). One
+   * built before the notice tells a refusal or an expiry itself: on its route the notice keeps quiet.
+   */
+  readonly signUpScreenTakesReview?: () => Promise<boolean>;
+  /** The outbox's lock (tests); else the engine's Web Locks. */
+  readonly locks?: Pick<LockManager, 'request'>;
+}
+
+/**
+ * Writes `next` (or deletes, `undefined`) under the outbox's lock, only if the entry kept is still
+ * the one shown: another tab may have queued a new sign-up while the notice was open. Whether written.
+ */
+async function replaceShown(
+  storage: KeyValueStorage,
+  shown: QueuedSignUp,
+  next: QueuedSignUp | undefined,
+  locks?: Pick<LockManager, 'request'>,
+): Promise<boolean> {
+  return withOutboxLock(async () => {
+    const now = await storage.get<QueuedSignUp>(SIGN_UP_OUTBOX_STORAGE_KEY);
+    if (!isQueuedSignUp(now) || now.state !== shown.state || now.queuedAt !== shown.queuedAt) return false;
+    if (next) await storage.set(SIGN_UP_OUTBOX_STORAGE_KEY, next);
+    else await storage.remove(SIGN_UP_OUTBOX_STORAGE_KEY);
+    return true;
+  }, locks).catch(() => false);
 }
 
 /** The refused sign-up's details as the user typed them, the refused ones marked, and what to do. */
@@ -34,7 +63,9 @@ function RefusedSignUp({ entry, onReview, onLater }: { entry: Refused; onReview:
   const refusedFields = entry.fields ?? {};
   return (
     <div className="sg-kept-sign-up">
-      <p>{refusedFields.cardCode === 'already_registered' ? t('keptSignUp.cardTaken') : t('keptSignUp.refused')}</p>
+      <p id={REASON_ID}>
+        {refusedFields.cardCode === 'already_registered' ? t('keptSignUp.cardTaken') : t('keptSignUp.refused')}
+      </p>
       <dl className="sg-kept-sign-up__details">
         {DETAILS.map((field) => {
           const value = entry.body[field];
@@ -74,7 +105,7 @@ function RefusedSignUp({ entry, onReview, onLater }: { entry: Refused; onReview:
  * Returns `show`, which reads the entry afresh; one notice at a time.
  */
 export function createKeptSignUpNotice(deps: KeptSignUpNoticeDeps): () => Promise<void> {
-  const { storage, overlays, navigation, t } = deps;
+  const { storage, overlays, navigation, t, locks, signUpScreenTakesReview } = deps;
   const toSignUp = () => {
     if (navigation.location().pathname !== SIGN_UP_ROUTE) navigation.forward(SIGN_UP_ROUTE);
   };
@@ -85,6 +116,9 @@ export function createKeptSignUpNotice(deps: KeptSignUpNoticeDeps): () => Promis
     try {
       const entry = await storage.get<QueuedSignUp>(SIGN_UP_OUTBOX_STORAGE_KEY).catch(() => null);
       if (!isQueuedSignUp(entry) || entry.state === 'queued') return;
+      if (navigation.location().pathname === SIGN_UP_ROUTE && signUpScreenTakesReview) {
+        if (!(await signUpScreenTakesReview().catch(() => true))) return; // that screen tells it
+      }
       if (entry.state === 'expired') {
         const { role } = await overlays.alert({
           header: t('keptSignUp.expiredTitle'),
@@ -94,12 +128,13 @@ export function createKeptSignUpNotice(deps: KeptSignUpNoticeDeps): () => Promis
             { text: t('keptSignUp.signUpAgain'), role: 'confirm' },
           ],
         });
-        await storage.remove(SIGN_UP_OUTBOX_STORAGE_KEY).catch(() => undefined); // told: nothing is left of it
+        await replaceShown(storage, entry, undefined, locks); // told: nothing is left of it
         if (role === 'confirm') toSignUp();
         return;
       }
       const { role } = await overlays.modal({
         title: t('keptSignUp.refusedTitle'),
+        describedBy: REASON_ID,
         render: (dismiss) => (
           <RefusedSignUp
             entry={entry}
@@ -109,8 +144,8 @@ export function createKeptSignUpNotice(deps: KeptSignUpNoticeDeps): () => Promis
         ),
       });
       if (role !== 'confirm') return; // later (or closed): shown again the next time the app opens
-      const review: QueuedSignUp = { ...entry, state: 'review' };
-      await storage.set(SIGN_UP_OUTBOX_STORAGE_KEY, review).catch(() => undefined);
+      // Another sign-up kept meanwhile (or this one handled in another tab): left as it is.
+      if (!(await replaceShown(storage, entry, { ...entry, state: 'review' }, locks))) return;
       // An open sign-up screen takes it now; one opened next reads it when it starts.
       window.dispatchEvent(new CustomEvent(SIGN_UP_OUTBOX_EVENT, { detail: { state: 'review' } }));
       toSignUp();

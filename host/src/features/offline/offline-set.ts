@@ -6,6 +6,7 @@ import { buildEntryUrl, PAGE_BUILDS_ATTRIBUTE, parsePageBuilds } from '@special-
 import { SUPPORTED_LANGUAGES as LANGUAGES } from '@special-gift/shared';
 import { REMOTES } from '../../config/remotes.generated';
 import { manifestFiles } from '../../config/mf-manifest';
+import { BUILD_CACHE_PREFIX, CACHE, META_KEY } from './cache-names';
 
 /** Every route's composed page is kept: after one visit each screen opens offline. */
 export const OFFLINE_ROUTES: readonly string[] = REMOTES.map((remote) => remote.route);
@@ -16,22 +17,10 @@ export const SERVICE_WORKER_URL = '/service-worker.js';
 /** The page's message to a worker it just registered: keep the set now (the page came from the network). */
 export const REFRESH_SET_MESSAGE = 'sg-refresh-set';
 
-/** Cache names. Each name means the same bytes in every version of the worker (update policy). */
-export const CACHE = {
-  pages: 'sg-pages',
-  /** The host's own files: config.json, texts, hashed scripts and stylesheets. */
-  shell: 'sg-shell',
-  /** Remotes running their image's own build (no release pointer): by URL. */
-  image: 'sg-image',
-  /** The set's description (meta entry below). */
-  meta: 'sg-meta',
-} as const;
-/** One cache per published build, named by its folder: filled whole before any page names it. */
-export const BUILD_CACHE_PREFIX = 'sg-build ';
+export { BUILD_CACHE_PREFIX, CACHE, META_KEY } from './cache-names';
 export const buildCacheName = (base: string) => `${BUILD_CACHE_PREFIX}${base}`;
 /** Written into a build's cache last: the build is complete (every file its manifest lists). */
 export const COMPLETE_MARKER = '.sg-complete';
-export const META_KEY = '/__sg/offline-set';
 /** Every cache this app's worker writes starts so; the kill switch deletes exactly these. */
 export const isOwnCache = (name: string) => name.startsWith('sg-');
 
@@ -157,7 +146,51 @@ export function keptBy(set: OfflineSet): { buildBases: Set<string>; urls: Set<st
 export const MAX_SET_BYTES = 3 * 1024 * 1024;
 /** Why refreshes were not kept, counted on the device (in `sg-meta`). */
 export const REFUSALS_KEY = '/__sg/refused';
+/** The last snapshot refused as too large (in `sg-meta`): not fetched again. */
+export const REFUSED_SNAPSHOT_KEY = '/__sg/refused-snapshot';
 export type SetRefusal = 'too-large' | 'no-room';
+
+/** A set that passed `MAX_SET_BYTES` while being fetched: the refresh stops there. */
+export class SetTooLarge extends Error {
+  constructor(readonly bytes: number) {
+    super(`the set passed ${MAX_SET_BYTES} bytes (${bytes} so far)`);
+  }
+}
+
+/**
+ * The running total of a set being fetched: past the bound it throws at once, so a set too large
+ * never fills the storage beyond the bound before being refused.
+ */
+export function setBudget(max = MAX_SET_BYTES): { add(bytes: number): void; readonly bytes: number } {
+  let total = 0;
+  return {
+    add(bytes: number) {
+      total += bytes;
+      if (total > max) throw new SetTooLarge(total);
+    },
+    get bytes() {
+      return total;
+    },
+  };
+}
+
+/**
+ * What names a snapshot before any of its files is fetched: the builds its pages name and the
+ * host's hashed files. (A remote on its image's own build is not told apart by it: a redeploy of
+ * that image alone is tried again only with the next release or host deploy.)
+ */
+export const snapshotOf = (builds: Readonly<Record<string, string>>, hostFiles: readonly string[]) =>
+  JSON.stringify({ builds, hostFiles: [...hostFiles].sort() });
+
+/** Whether this snapshot was refused as too large already (then it is not fetched again). */
+export async function wasRefused(meta: Pick<Cache, 'match'>, snapshot: string): Promise<boolean> {
+  return (await (await meta.match(REFUSED_SNAPSHOT_KEY))?.text()) === snapshot;
+}
+
+/** Remembers a snapshot refused as too large, so the next navigations do not download it again. */
+export async function recordRefused(meta: Pick<Cache, 'put'>, snapshot: string): Promise<void> {
+  await meta.put(REFUSED_SNAPSHOT_KEY, new Response(snapshot));
+}
 
 /** A file the set keeps by URL that changes in place (a page, config.json, texts, an image build's entry). */
 export interface StagedFile {
@@ -166,16 +199,37 @@ export interface StagedFile {
   readonly response: Response;
 }
 
+/** No set: what the purge keeps when none is (nothing of any build). */
+export const NO_SET: OfflineSet = { at: '', builds: {}, buildBases: [], urls: [], bytes: 0 };
+
+/**
+ * Deletes every build no kept set names, and the host's and image builds' hashed files of no kept
+ * set: at most two builds of each remote stay (this set's and the one before, for a tab still on it).
+ */
+export async function purge(storage: Pick<CacheStorage, 'open' | 'delete' | 'keys'>, set: OfflineSet): Promise<void> {
+  const kept = keptBy(set);
+  for (const name of await storage.keys()) {
+    if (name.startsWith(BUILD_CACHE_PREFIX) && !kept.buildBases.has(name.slice(BUILD_CACHE_PREFIX.length)))
+      await storage.delete(name);
+  }
+  for (const name of [CACHE.shell, CACHE.image]) {
+    const cache = await storage.open(name);
+    for (const request of await cache.keys())
+      if (isHashedFile(new URL(request.url).pathname) && !kept.urls.has(request.url)) await cache.delete(request);
+  }
+}
+
 /**
  * The last step of a refresh: the files kept by URL that change in place, then the pages, written
  * only now that everything else of the set (its builds, the hashed files) is kept. Until here a
  * refresh changes nothing an offline start uses, so one that fails half-way (offline again, a
  * 404) leaves the previous set as it was. A set over `MAX_SET_BYTES` is not written. If the
- * storage refuses a write (its quota), the pages and the set's description are deleted: with no
- * whole set, the app is online only until the next refresh, never a page whose files are gone.
+ * storage refuses a write (its quota), the pages and the set's description are deleted, and every
+ * build and hashed file with them (no set names them now): with no whole set, the app is online
+ * only until the next refresh, never a page whose files are gone.
  */
 export async function commitSet(
-  storage: Pick<CacheStorage, 'open' | 'delete'>,
+  storage: Pick<CacheStorage, 'open' | 'delete' | 'keys'>,
   files: readonly StagedFile[],
   bytes: number,
 ): Promise<'kept' | SetRefusal> {
@@ -187,6 +241,7 @@ export async function commitSet(
     if ((error as { name?: unknown } | null)?.name !== 'QuotaExceededError') throw error;
     await storage.delete(CACHE.pages);
     await (await storage.open(CACHE.meta)).delete(META_KEY);
+    await purge(storage, NO_SET);
     return 'no-room';
   }
 }

@@ -9,7 +9,7 @@
  * - A published build (`…/builds/<id>/`): cache first, in a cache of its own, filled with every
  *   file of the build before any kept page names it. Its URL holds its id, so any worker version,
  *   any tab, gets the same bytes for it.
- * - config.json and texts: network first (3 s). Hashed files: cache first.
+ * - config.json and texts: network first (3 s), written only with their set. Hashed files: cache first.
  * - Everything else (the API, sign-ups, telemetry) is not handled: it never enters a cache.
  * Every response kept is a CORS or same-origin 200, never opaque: the page's integrity check
  * (SRI) runs on it as on the network's.
@@ -21,8 +21,8 @@ import { CacheFirst, NetworkFirst, type Strategy } from 'workbox-strategies';
 import { parseRuntimeConfig } from '../../config/runtime-config';
 import { sendOnBackgroundSync } from './background-sync';
 import { retire } from './retire';
+import { NETWORK_TIMEOUT_SECONDS, revalidated, writtenOnlyWithItsSet } from './revalidated';
 import {
-  BUILD_CACHE_PREFIX,
   buildCacheName,
   buildFiles,
   buildsInPage,
@@ -35,20 +35,25 @@ import {
   HOST_REVALIDATED_FILES,
   hostFilesInPage,
   isHashedFile,
-  keptBy,
   META_KEY,
+  NO_SET,
   OFFLINE_ROUTES,
   type OfflineSet,
   REFRESH_SET_MESSAGE,
   publishedBuildBase,
+  purge,
+  recordRefused,
   remoteBuilds,
+  setBudget,
+  type SetRefusal,
+  SetTooLarge,
+  snapshotOf,
   type StagedFile,
+  wasRefused,
 } from './offline-set';
 
 declare const self: ServiceWorkerGlobalScope;
 
-/** Past this, a page, config.json or a text comes from the cache: a phone with one bar of signal. */
-const NETWORK_TIMEOUT_SECONDS = 3;
 /** Bound on the host's hashed files kept (two sets' worth is about ten). */
 const MAX_SHELL_ENTRIES = 40;
 /** Bound on an image build's files kept by URL (besides the purge by set). */
@@ -85,9 +90,9 @@ registerRoute(
     // `?card=…` and the like open the route's page: the app reads the query itself.
     matchOptions: { ignoreSearch: true, ignoreVary: true },
     plugins: [
+      // Pages are kept only with their whole set (refreshSet), never one by one.
+      writtenOnlyWithItsSet,
       {
-        // Pages are kept only with their whole set (refreshSet), never one by one.
-        cacheWillUpdate: async () => null,
         // After each page it answered (offline, the refresh fails at its first request, harmlessly).
         handlerDidRespond: async ({ event }) => event.waitUntil(refreshAfterLoad()),
       },
@@ -106,10 +111,8 @@ const files =
     fileRoute(url, self.location.origin) === route &&
     (sameOrigin(url) || request.mode === 'cors');
 
-registerRoute(
-  files('host-revalidated'),
-  new NetworkFirst({ cacheName: CACHE.shell, networkTimeoutSeconds: NETWORK_TIMEOUT_SECONDS, plugins: [ok()] }),
-);
+// config.json and the texts: written only with their set (commitSet), as the pages are.
+registerRoute(files('host-revalidated'), revalidated(CACHE.shell));
 registerRoute(
   files('host-hashed'),
   new CacheFirst({
@@ -131,22 +134,15 @@ registerRoute(files('published-build'), (options) => {
 });
 
 // A remote on its image's own build (no release pointer): its entry, manifest and texts change in
-// place on a redeploy, so they are network first; its hashed files are cache first.
+// place on a redeploy, so they are network first, written only with their set; its hashed files
+// are cache first.
 // (Not purged on a quota error either: the kept pages may need these files.)
 const imageLimit = new ExpirationPlugin({ maxEntries: MAX_IMAGE_ENTRIES });
 registerRoute(
   files('image-hashed'),
   new CacheFirst({ cacheName: CACHE.image, matchOptions, plugins: [ok(), imageLimit] }),
 );
-registerRoute(
-  files('image-entry'),
-  new NetworkFirst({
-    cacheName: CACHE.image,
-    matchOptions,
-    networkTimeoutSeconds: NETWORK_TIMEOUT_SECONDS,
-    plugins: [ok(), imageLimit],
-  }),
-);
+registerRoute(files('image-entry'), revalidated(CACHE.image, matchOptions));
 
 // A sign-up kept on the device, sent when the browser says the network is back (Chromium).
 sendOnBackgroundSync(self, async () => {
@@ -221,59 +217,75 @@ async function refreshSet(): Promise<void> {
   if (snapshots.size !== 1) throw new Error('a release landed between the pages: not kept');
   const builds = buildsInPage(pages[0]?.html ?? '');
 
+  const hostFiles = [...new Set(pages.flatMap(({ html }) => hostFilesInPage(html)))];
+  const meta = await caches.open(CACHE.meta);
+  const previous = await readSet(meta);
+  // Refused as too large already: not downloaded again at every navigation (the next release is).
+  const snapshot = snapshotOf(builds, hostFiles);
+  if (await wasRefused(meta, snapshot)) return;
+
   // Immutable files (published builds, hashed names) are kept as they come; the files kept by URL
   // that change in place, and the pages, are staged and written together at the end (commitSet).
-  let bytes = 0;
+  // The running total stops the refresh as soon as it passes the bound (SetTooLarge).
+  const budget = setBudget();
   const buildBases: string[] = [];
   const urls: string[] = [];
   const staged: StagedFile[] = [];
   const stage = async (cacheName: string, url: string, response: Response) => {
-    bytes += await sizeOf(response);
+    budget.add(await sizeOf(response));
     staged.push({ cacheName, url, response });
   };
-  for (const remote of remoteBuilds(config.remotes, builds, self.location.href)) {
-    if (remote.published) {
-      bytes += await keepPublishedBuild(remote.base);
-      buildBases.push(remote.base);
-    } else {
-      const kept = await keepImageBuild(remote.base, stage);
-      bytes += kept.bytes;
-      urls.push(...kept.urls);
+  const refused = async (reason: SetRefusal) => {
+    await countRefusal(meta, reason);
+    if (reason === 'too-large') await recordRefused(meta, snapshot);
+    // What this refresh filled is deleted: the set before stays whole (no-room: commitSet purged all).
+    if (reason === 'too-large') await purge(caches, previous ?? NO_SET);
+    throw new Error(`set not kept (${reason}: ${budget.bytes} bytes or more)`);
+  };
+  try {
+    for (const remote of remoteBuilds(config.remotes, builds, self.location.href)) {
+      if (remote.published) {
+        await keepPublishedBuild(remote.base, budget);
+        buildBases.push(remote.base);
+      } else {
+        urls.push(...(await keepImageBuild(remote.base, stage, budget)));
+      }
     }
-  }
 
-  const shell = await caches.open(CACHE.shell);
-  const hostFiles = [...new Set(pages.flatMap(({ html }) => hostFilesInPage(html)))];
-  for (const path of hostFiles) {
-    const url = new URL(path, self.location.href).href;
-    bytes += await keep(shell, url);
-    urls.push(url);
+    const shell = await caches.open(CACHE.shell);
+    for (const path of hostFiles) {
+      const url = new URL(path, self.location.href).href;
+      budget.add(await keep(shell, url));
+      urls.push(url);
+    }
+    for (const path of HOST_REVALIDATED_FILES) {
+      const url = new URL(path, self.location.href).href;
+      await stage(
+        CACHE.shell,
+        url,
+        path === '/config.json' ? configResponse : await fetchOk(url, { cache: 'no-cache' }),
+      );
+      urls.push(url);
+    }
+    // Last, the pages: from their write on, an offline start opens on this set.
+    for (const { route, response } of pages)
+      await stage(CACHE.pages, new URL(route, self.location.href).href, response);
+  } catch (error) {
+    if (error instanceof SetTooLarge) return refused('too-large');
+    throw error;
   }
-  for (const path of HOST_REVALIDATED_FILES) {
-    const url = new URL(path, self.location.href).href;
-    await stage(CACHE.shell, url, path === '/config.json' ? configResponse : await fetchOk(url, { cache: 'no-cache' }));
-    urls.push(url);
-  }
-  // Last, the pages: from their write on, an offline start opens on this set.
-  for (const { route, response } of pages) await stage(CACHE.pages, new URL(route, self.location.href).href, response);
 
   // Replaced meanwhile (a new version, the kill switch): the newer worker decides what is kept.
   if ((self as { serviceWorker?: ServiceWorker }).serviceWorker?.state === 'redundant') return;
-  const meta = await caches.open(CACHE.meta);
-  const previous = await readSet(meta);
+  const bytes = budget.bytes;
   const outcome = await commitSet(caches, staged, bytes);
-  if (outcome !== 'kept') {
-    await countRefusal(meta, outcome);
-    // Too large: what this refresh filled is deleted, the set before stays whole.
-    if (outcome === 'too-large') await purge(previous ?? { at: '', builds: {}, buildBases: [], urls: [], bytes: 0 });
-    throw new Error(`set not kept (${outcome}: ${bytes} bytes)`);
-  }
+  if (outcome !== 'kept') return refused(outcome);
   const current = { at: new Date().toISOString(), builds, buildBases, urls, bytes };
   // The set before this one stays for a tab still on it; the same set again keeps the one before.
   const before = previous && sameFiles(previous, current) ? previous.previous : previous && withoutPrevious(previous);
   const set: OfflineSet = { ...current, ...(before ? { previous: before } : {}) };
   await meta.put(META_KEY, new Response(JSON.stringify(set), { headers: { 'Content-Type': 'application/json' } }));
-  await purge(set);
+  await purge(caches, set);
 }
 
 const sameFiles = (a: Omit<OfflineSet, 'previous'>, b: Omit<OfflineSet, 'previous'>) =>
@@ -285,16 +297,24 @@ async function readSet(meta: Cache): Promise<OfflineSet | undefined> {
   return response ? ((await response.json()) as OfflineSet) : undefined;
 }
 
-/** Fills a published build's cache with every file its manifest lists, then marks it complete. */
-async function keepPublishedBuild(base: string): Promise<number> {
+type Budget = ReturnType<typeof setBudget>;
+
+/**
+ * Fills a published build's cache with every file its manifest lists, then marks it complete.
+ * Each file counts at once (a set too large stops at the file that passes the bound).
+ */
+async function keepPublishedBuild(base: string, budget: Budget): Promise<void> {
   const cache = await caches.open(buildCacheName(base));
   const marker = await cache.match(base + COMPLETE_MARKER);
-  if (marker) return Number(await marker.text());
+  if (marker) return budget.add(Number(await marker.text()));
   const manifest = (await cache.match(`${base}mf-manifest.json`)) ?? (await fetchOk(`${base}mf-manifest.json`));
   let bytes = 0;
-  for (const file of buildFiles(await manifest.clone().json())) bytes += await keep(cache, base + file);
+  for (const file of buildFiles(await manifest.clone().json())) {
+    const size = await keep(cache, base + file);
+    bytes += size;
+    budget.add(size);
+  }
   await cache.put(base + COMPLETE_MARKER, new Response(String(bytes)));
-  return bytes;
 }
 
 /**
@@ -304,34 +324,17 @@ async function keepPublishedBuild(base: string): Promise<number> {
 async function keepImageBuild(
   base: string,
   stage: (cacheName: string, url: string, response: Response) => Promise<void>,
-): Promise<{ bytes: number; urls: string[] }> {
+  budget: Budget,
+): Promise<string[]> {
   const cache = await caches.open(CACHE.image);
   const manifest = await fetchOk(`${base}mf-manifest.json`, { cache: 'no-cache' });
-  let bytes = 0;
   const urls: string[] = [];
   for (const file of buildFiles(await manifest.clone().json())) {
     const url = base + file;
-    if (isHashedFile(file)) bytes += await keep(cache, url);
+    if (isHashedFile(file)) budget.add(await keep(cache, url));
     else
       await stage(CACHE.image, url, file === 'mf-manifest.json' ? manifest : await fetchOk(url, { cache: 'no-cache' }));
     urls.push(url);
   }
-  return { bytes, urls };
-}
-
-/**
- * Deletes every build no kept set names, and the host's and image builds' files of no kept set:
- * at most two builds of each remote stay (this set's and the one before, for a tab still on it).
- */
-async function purge(set: OfflineSet): Promise<void> {
-  const kept = keptBy(set);
-  for (const name of await caches.keys()) {
-    if (name.startsWith(BUILD_CACHE_PREFIX) && !kept.buildBases.has(name.slice(BUILD_CACHE_PREFIX.length)))
-      await caches.delete(name);
-  }
-  for (const name of [CACHE.shell, CACHE.image]) {
-    const cache = await caches.open(name);
-    for (const request of await cache.keys())
-      if (isHashedFile(new URL(request.url).pathname) && !kept.urls.has(request.url)) await cache.delete(request);
-  }
+  return urls;
 }

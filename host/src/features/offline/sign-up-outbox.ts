@@ -17,14 +17,25 @@ import type { CreatedSignUp } from '@special-gift/shared/api';
  * to come back (`online`) or the next start. Never more tries than this per page.
  */
 export const OUTBOX_RETRY_DELAYS_MS: readonly number[] = [2_000, 10_000, 60_000, 300_000];
-/** One sender at a time across the app's tabs (Web Locks, where the engine has them). */
+/**
+ * One writer of the kept sign-up at a time across the app's tabs (Web Locks, where the engine has
+ * them): the senders, and the shell's notice acting on what it showed.
+ */
 const LOCK_NAME = 'sg-sign-up-outbox';
+
+type Locks = Pick<LockManager, 'request'>;
+
+/** Runs `run` holding the outbox's lock (or as is where the engine has no Web Locks). */
+export async function withOutboxLock<T>(run: () => Promise<T>, locks?: Locks): Promise<T> {
+  const manager = locks ?? (typeof navigator !== 'undefined' ? navigator.locks : undefined);
+  return manager ? ((await manager.request(LOCK_NAME, run)) as T) : run();
+}
 
 export interface OutboxDeps {
   readonly storage: KeyValueStorage;
   readonly http: HttpClient;
   readonly now?: () => number;
-  readonly locks?: Pick<LockManager, 'request'>;
+  readonly locks?: Locks;
 }
 
 export interface OutboxStartDeps extends OutboxDeps {
@@ -105,8 +116,7 @@ export async function sendQueuedSignUp(deps: OutboxDeps): Promise<SendOutcome> {
       return 'refused';
     }
   };
-  const locks = deps.locks ?? (typeof navigator !== 'undefined' ? navigator.locks : undefined);
-  return locks ? ((await locks.request(LOCK_NAME, run)) as SendOutcome) : run();
+  return withOutboxLock(run, deps.locks);
 }
 
 /**

@@ -3,13 +3,20 @@ import type { DialogProps } from './dialog-props';
 import { useOverlayDialog } from './use-native-dialog';
 
 export function ModalDialog({ entry, labels, onBackdrop, toastRegion }: DialogProps<'modal'>) {
-  const { title, render, backdropDismiss = true } = entry.options;
+  const { title, render, backdropDismiss = true, describedBy } = entry.options;
   const titleId = `${useId()}-title`;
 
   const ref = useOverlayDialog(entry, { initialFocus: 'focusable', backdropDismiss, onBackdrop });
 
   return (
-    <dialog ref={ref} className="sg-overlay sg-modal" role="dialog" aria-labelledby={titleId} tabIndex={-1}>
+    <dialog
+      ref={ref}
+      className="sg-overlay sg-modal"
+      role="dialog"
+      aria-labelledby={titleId}
+      aria-describedby={describedBy}
+      tabIndex={-1}
+    >
       <div className="sg-overlay__surface sg-modal__surface">
         <div className="sg-modal__header">
           <h2 id={titleId} className="sg-modal__title">
