@@ -7,6 +7,7 @@ import { testEngines } from '../../test/support/test-databases';
 import { startTestServer, type TestServer } from '../../test/support/test-server';
 import type * as NativePglite from '../../test/support/native-pglite';
 import { PAGE_TOKEN_LIFETIME_SECONDS, signPageToken } from './page-token';
+import { PAGE_TOKEN_REFUSED_HEADER } from './routes';
 import { buildReport } from './report-query';
 import { purgeTelemetry, TelemetryStore } from './telemetry-store';
 import { ROUTE_OWNERS } from './vocabulary';
@@ -111,19 +112,24 @@ describe.each(testEngines())('page tokens on %s', (engine) => {
     expect((await mint(CANARY_BUCKET, CANARY)).split('.')[0]).not.toBe(token.split('.')[0]);
     expect(await mint(LIVE_BUCKET, LIVE)).toMatch(PAGE_TOKEN_PATTERN);
 
-    const refusals: Array<[string, string, number, string]> = [
-      [String(LIVE_BUCKET), `signup=${CANARY}`, 409, 'builds_not_served'],
-      [String(CANARY_BUCKET), `signup=${LIVE}`, 409, 'builds_not_served'],
-      [String(CANARY_BUCKET), '', 409, 'builds_not_served'],
-      ['100', `signup=${LIVE}`, 400, 'bad_request'],
-      ['x', `signup=${LIVE}`, 400, 'bad_request'],
-      [String(LIVE_BUCKET), 'signup=<script>', 400, 'bad_request'],
+    // Every refusal is a bodiless 204: the composer prints the answer into an HTML attribute.
+    const refusals: Array<[string, string, string]> = [
+      [String(LIVE_BUCKET), `signup=${CANARY}`, 'builds_not_served'],
+      [String(CANARY_BUCKET), `signup=${LIVE}`, 'builds_not_served'],
+      [String(CANARY_BUCKET), '', 'builds_not_served'],
+      ['100', `signup=${LIVE}`, 'bad_bucket'],
+      ['x', `signup=${LIVE}`, 'bad_bucket'],
+      [String(LIVE_BUCKET), 'signup=<script>', 'bad_builds'],
     ];
-    for (const [bucket, builds, status, code] of refusals) {
+    for (const [bucket, builds, reason] of refusals) {
       const refused = await askPageToken(server.baseUrl, bucket, builds);
-      expect(`${bucket} ${builds}: ${refused.status}`).toBe(`${bucket} ${builds}: ${status}`);
-      expect(((await refused.json()) as { error: { code: string } }).error.code).toBe(code);
+      expect(`${bucket} ${builds}: ${refused.status} ${refused.headers.get(PAGE_TOKEN_REFUSED_HEADER)}`).toBe(
+        `${bucket} ${builds}: 204 ${reason}`,
+      );
+      expect(await refused.text()).toBe('');
     }
+    const posted = await fetch(`${server.baseUrl}/v1/telemetry/page-token?bucket=7`, { method: 'POST' });
+    expect([posted.status, await posted.text()]).toEqual([204, '']);
   });
 
   it("signs a page view once: the token's second batch, here or later, is replayed", async () => {
@@ -213,10 +219,15 @@ describe.each(testEngines())('page tokens on %s', (engine) => {
       // No release on this database: a page has no released build, and its Sg-Builds is empty.
       const statuses = [];
       for (let i = 0; i < 3; i += 1) statuses.push((await askPageToken(limited.baseUrl, '7', '')).status);
-      expect(statuses).toEqual([200, 200, 429]);
+      expect(statuses).toEqual([200, 200, 204]);
+      const limitedBody = await askPageToken(limited.baseUrl, '7', '');
+      expect([limitedBody.headers.get(PAGE_TOKEN_REFUSED_HEADER), await limitedBody.text()]).toEqual([
+        'rate_limited',
+        '',
+      ]);
       const refused = await askPageToken(off.baseUrl, '7', '');
-      expect(refused.status).toBe(503);
-      expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('page_tokens_off');
+      expect(refused.status).toBe(204);
+      expect(refused.headers.get(PAGE_TOKEN_REFUSED_HEADER)).toBe('page_tokens_off');
     } finally {
       await limited.close();
       await off.close();
