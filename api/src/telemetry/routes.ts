@@ -153,7 +153,7 @@ export function telemetryRoutes(db: Database, { store, batchesPerMinute, access,
       pageTokenRateLimit({ perMinute: pageTokens.perMinute, refuse: (res) => refusePageToken(res, 'rate_limited') }),
       issue(access.environment, pageTokens),
     )
-    .all((_req, res) => refusePageToken(res, 'method_not_allowed'));
+    .all(methodNotAllowed(['GET', 'HEAD']));
   router
     .route('/v1/telemetry/report')
     .get(...operator, report(db))
