@@ -240,6 +240,9 @@ export const MIGRATIONS: readonly Migration[] = [
       -- from; only 'signed' counts in the canary verdict. 'unsigned': stored before this column.
       ALTER TABLE telemetry_sessions ADD COLUMN provenance text NOT NULL DEFAULT 'unsigned'
         CHECK (provenance IN ('signed', 'unsigned', 'expired', 'replayed', 'forged', 'mismatched'));
+      -- A signed page view's network: 8 bytes of an HMAC, under the page token key, of the client's
+      -- /24 (IPv4) or /56 (IPv6), never an address. The verdict counts a few page views per network.
+      ALTER TABLE telemetry_sessions ADD COLUMN network text NULL;
       -- Each page token's id once used, until the token expires: the primary key makes a token
       -- sign one page view only, whichever replica sees it first. No link to the page view's rows.
       CREATE TABLE telemetry_page_tokens (

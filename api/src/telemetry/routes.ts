@@ -54,7 +54,7 @@ function collect(store: TelemetryStore, environment: string, { key, now }: PageT
     store.accept(
       checked.value,
       engineOf(req.get('user-agent')),
-      checkPageToken(key, environment, checked.value, now()),
+      checkPageToken(key, environment, checked.value, now(), req.ip),
     );
     res.status(202).end();
   };
@@ -95,7 +95,7 @@ function issue(environment: string, { key, servedBuilds, now }: PageTokens): Req
     res
       .set('Cache-Control', 'no-store')
       .type('text/plain')
-      .send(issuePageToken(key, environment, { bucket: Number(bucket), builds, now: now() }));
+      .send(issuePageToken(key, environment, { bucket: Number(bucket), builds, now: now(), client: req.ip }));
   };
 }
 

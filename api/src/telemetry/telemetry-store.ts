@@ -46,6 +46,8 @@ interface SessionRow {
   cls: number | null;
   /** `signed` here means "signed, if its token's first use": the write decides (`replayed` otherwise). */
   provenance: Provenance;
+  /** A signed page view's network (`networkHash`: keyed, never the address), else null. */
+  readonly network: string | null;
   /** Not stored with the row: the page token to claim, and which accepted batch the row is of. */
   readonly token: { readonly id: string; readonly expiresAt: string; readonly batch: number } | null;
 }
@@ -103,6 +105,7 @@ export function toRows(
       inp: null,
       cls: null,
       provenance: check.provenance,
+      network: check.provenance === 'signed' ? check.network : null,
       token,
     });
   }
@@ -182,6 +185,7 @@ const insertSessions = bulkInsert<SessionRow>('telemetry_sessions', [
   ['inp', 'inp', 'float8'],
   ['cls', 'cls', 'float8'],
   ['provenance', 'provenance', 'text'],
+  ['network', 'network', 'text'],
 ]);
 const insertEvents = bulkInsert<EventRow>('telemetry_events', [
   ['receivedAt', 'received_at', 'timestamptz'],
