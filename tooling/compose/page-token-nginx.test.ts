@@ -10,7 +10,7 @@ import { writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { join } from 'node:path';
 import { hostEnvironment } from '../serve/runtime-config';
-import { PAGE_TOKEN, toPageTemplate } from './composition';
+import { COMPOSED_PAGE_CACHE_CONTROL, PAGE_TOKEN, toPageTemplate } from './composition';
 import { freePort, resolverOf, type RunningNginx, startDnsServer, startNginx } from './nginx-under-test';
 
 const INDEX =
@@ -76,7 +76,13 @@ const page = async (cookie?: string) => {
   const started = Date.now();
   const response = await fetch(`${nginx.url}/sign-up`, { headers: cookie ? { cookie } : {} });
   const body = await response.text();
-  return { status: response.status, body, ms: Date.now() - started, setCookie: response.headers.get('set-cookie') };
+  return {
+    status: response.status,
+    body,
+    ms: Date.now() - started,
+    setCookie: response.headers.get('set-cookie'),
+    cacheControl: response.headers.get('cache-control'),
+  };
 };
 const tokenIn = (body: string) => /<div hidden data-sg-page-token="([^"]*)"><\/div><\/body>/.exec(body)?.[1];
 
@@ -90,6 +96,9 @@ it("asks the API for each page's token, uncached, with its bucket, builds and th
   const second = await page('sg_bucket=7; sg_lang=fr');
   expect([first.status, second.status]).toEqual([200, 200]);
   expect([tokenIn(first.body), tokenIn(second.body)]).toEqual([TOKEN, TOKEN]);
+  // A page with a single-use token: never from a shared cache.
+  expect(first.cacheControl).toBe(COMPOSED_PAGE_CACHE_CONTROL);
+  expect(COMPOSED_PAGE_CACHE_CONTROL).toBe('private, no-cache');
   expect(first.body).toContain(`data-sg-builds="${BUILDS}"`);
   expect(asked.map(({ url }) => url)).toEqual([`${PAGE_TOKEN.path}?bucket=7`, `${PAGE_TOKEN.path}?bucket=7`]);
   expect(asked[0]?.headers).toMatchObject({ 'sg-builds': BUILDS, 'x-forwarded-for': '127.0.0.1' });
