@@ -21,6 +21,28 @@ const TOKEN = `${'A'.repeat(22)}.1764000000.7.${BUILDS}.${'m'.repeat(43)}`;
 let dns: Socket;
 let api: Server;
 let nginx: RunningNginx;
+let behindProxy: RunningNginx;
+
+/** The host's nginx in front of the stand-in API, its environment plus `more`. */
+const hostNginx = (apiPort: number, more: Record<string, string> = {}) => {
+  return startNginx({
+    template: 'host.conf.template',
+    env: (prefix) => {
+      writeFileSync(join(prefix, 'www', 'page.shtml'), toPageTemplate(INDEX, 1, '/page-loader.1.js'));
+      return {
+        ...hostEnvironment({
+          apiUpstream: `http://127.0.0.1:${apiPort}`,
+          remoteEntry: (name) => `http://127.0.0.1:1/${name}/remoteEntry.js`,
+        }),
+        FRAGMENT_CACHE_DIR: join(prefix, 'tmp', 'fragments'),
+        NGINX_RESOLVER: resolverOf(dns),
+        SIGN_UP_RATE_PER_MINUTE: '600',
+        ...more,
+      };
+    },
+    readyPath: '/config.json',
+  });
+};
 /** How the stand-in API answers the token: at once, never, or with an error status. */
 let tokenAnswer: 'token' | 'hang' | number = 'token';
 /** What the stand-in's refusals carry: quotes and markup, as an error's JSON would. */
@@ -47,34 +69,25 @@ beforeAll(async () => {
     res.writeHead(404).end();
   });
   await new Promise<void>((resolve) => api.listen(apiPort, '127.0.0.1', resolve));
-  nginx = await startNginx({
-    template: 'host.conf.template',
-    env: (prefix) => {
-      writeFileSync(join(prefix, 'www', 'page.shtml'), toPageTemplate(INDEX, 1, '/page-loader.1.js'));
-      return {
-        ...hostEnvironment({
-          apiUpstream: `http://127.0.0.1:${apiPort}`,
-          remoteEntry: (name) => `http://127.0.0.1:1/${name}/remoteEntry.js`,
-        }),
-        FRAGMENT_CACHE_DIR: join(prefix, 'tmp', 'fragments'),
-        NGINX_RESOLVER: resolverOf(dns),
-        SIGN_UP_RATE_PER_MINUTE: '600',
-      };
-    },
-    readyPath: '/config.json',
-  });
+  nginx = await hostNginx(apiPort);
+  // The same host behind a proxy it trusts (an Ingress controller on loopback here).
+  behindProxy = await hostNginx(apiPort, { REAL_IP_FROM: '127.0.0.1,::1' });
 });
 
 afterAll(async () => {
   nginx?.stop();
+  behindProxy?.stop();
   dns?.close();
   api?.closeAllConnections();
   await new Promise((resolve) => api?.close(resolve));
 });
 
-const page = async (cookie?: string) => {
+const page = async (
+  cookie?: string,
+  { via = nginx, headers = {} }: { via?: RunningNginx; headers?: Record<string, string> } = {},
+) => {
   const started = Date.now();
-  const response = await fetch(`${nginx.url}/sign-up`, { headers: cookie ? { cookie } : {} });
+  const response = await fetch(`${via.url}/sign-up`, { headers: { ...(cookie ? { cookie } : {}), ...headers } });
   const body = await response.text();
   return {
     status: response.status,
@@ -104,6 +117,16 @@ it("asks the API for each page's token, uncached, with its bucket, builds and th
   expect(asked[0]?.headers).toMatchObject({ 'sg-builds': BUILDS, 'x-forwarded-for': '127.0.0.1' });
   // The visitor's cookies stay with nginx.
   expect(asked[0]?.headers.cookie).toBeUndefined();
+});
+
+it('names the visitor behind a trusted proxy (REAL_IP_FROM), and only there believes X-Forwarded-For', async () => {
+  const spoofed = { 'x-forwarded-for': '198.51.100.9, 203.0.113.9' };
+  expect(tokenIn((await page('sg_bucket=7', { via: behindProxy, headers: spoofed })).body)).toBe(TOKEN);
+  // The proxy's own last hop: the client it saw (what the client prepended is not believed).
+  expect(asked[0]?.headers['x-forwarded-for']).toBe('203.0.113.9');
+  // Without REAL_IP_FROM, a client's X-Forwarded-For names nobody: the peer is the client.
+  await page('sg_bucket=7', { headers: spoofed });
+  expect(asked[1]?.headers['x-forwarded-for']).toBe('127.0.0.1');
 });
 
 it('asks with the bucket a first visit is given', async () => {
