@@ -5,6 +5,7 @@
 import { MIN_SESSIONS_PER_ARM } from '@special-gift/shared/telemetry';
 import { main as telemetryCommand } from '../../tooling/telemetry/telemetry-cli';
 import type * as NativePglite from './support/native-pglite';
+import { JUDGED_PER_NETWORK } from '../src/telemetry/report-query';
 import { askPageToken, postTelemetry } from './support/http-client';
 import { startTestServer, type TestServer } from './support/test-server';
 
@@ -22,7 +23,13 @@ let api: TestServer;
 const env = { ...process.env };
 
 beforeAll(async () => {
-  api = await startTestServer({ operatorToken: TOKEN, telemetryBatchesPerMinute: 0, pageTokensPerMinute: 0 });
+  api = await startTestServer({
+    operatorToken: TOKEN,
+    telemetryBatchesPerMinute: 0,
+    pageTokensPerMinute: 0,
+    // The test stands for the host's proxy: each page view's visitor is its X-Forwarded-For.
+    trustedProxies: ['127.0.0.1', '::1'],
+  });
   Object.assign(process.env, { SG_RELEASE_API: api.baseUrl, OPERATOR_TOKEN: TOKEN });
 });
 afterAll(async () => {
@@ -50,41 +57,49 @@ const act = async (action: string, extra: Record<string, unknown> = {}) =>
   });
 
 /** The page token the composer would write into a page of `bucket` (the canary is at 20 %: buckets 0-19). */
-async function pageToken(bucket: number, build: string): Promise<string> {
-  const answer = await askPageToken(api.baseUrl, bucket, `signup=${build}`);
+async function pageToken(bucket: number, build: string, client?: string): Promise<string> {
+  const answer = await askPageToken(api.baseUrl, bucket, `signup=${build}`, client);
   expect(answer.status).toBe(200);
   return answer.text();
 }
 
 /**
  * `sessions` page views of /sign-up on `build`, the first `failing` of them with a load failure:
- * `signed` as real pages send them (each its own page's token), `unsigned` as a script with no page
- * behind it does, `replayed` as a script reusing one real page's token.
+ * `signed` as real visitors' pages send them (each its own page's token, each visitor on a network of
+ * its own), `one-network` as a script fetching real pages from one network and spending their
+ * tokens, `unsigned` as a script with no page behind it does, `replayed` as a script reusing one
+ * real page's token.
  */
 async function pageViews(
   build: string,
   sessions: number,
   failing: number,
-  how: 'signed' | 'unsigned' | 'replayed' = 'signed',
+  how: 'signed' | 'one-network' | 'unsigned' | 'replayed' = 'signed',
 ): Promise<void> {
   const bucket = build === CANARY ? 5 : 50;
   const shared = how === 'replayed' ? await pageToken(bucket, build) : undefined;
   for (let i = 0; i < sessions; i += 1) {
-    const token = how === 'signed' ? await pageToken(bucket, build) : shared;
+    const client =
+      how === 'signed' ? `10.${(i >> 8) & 255}.${i & 255}.1` : how === 'one-network' ? '192.0.2.1' : undefined;
+    const token = how === 'signed' || how === 'one-network' ? await pageToken(bucket, build, client) : shared;
     const events: unknown[] = [
       { type: 'vital', name: 'LCP', value: 1200, remote: 'signup', t: 1300 },
       { type: 'vital', name: 'INP', value: 80, remote: 'signup', t: 5000 },
     ];
     if (i < failing)
       events.push({ type: 'load_failure', remote: 'signup', phase: 'lazy_chunk', kind: 'network', t: 4000 });
-    const response = await postTelemetry(api.baseUrl, {
-      v: 1,
-      route: '/sign-up',
-      device: 'phone',
-      builds: { intro: 'image', signup: build, thankyou: 'image' },
-      events,
-      ...(token === undefined ? {} : { token }),
-    });
+    const response = await postTelemetry(
+      api.baseUrl,
+      {
+        v: 1,
+        route: '/sign-up',
+        device: 'phone',
+        builds: { intro: 'image', signup: build, thankyou: 'image' },
+        events,
+        ...(token === undefined ? {} : { token }),
+      },
+      client,
+    );
     expect(response.status).toBe(202);
   }
 }
@@ -147,11 +162,19 @@ it('holds without enough sessions, then rolls a failing canary back by itself', 
     expect(held).not.toContain('Aborted');
     log.mockClear();
 
+    // The same script fetching 200 real pages from one network and spending each token once, with
+    // errors: all signed, but the verdict judges at most JUDGED_PER_NETWORK of one network's.
+    await pageViews(CANARY, 200, 200, 'one-network');
+    await api.telemetry.flush();
+    expect(await signedSessions(CANARY)).toBe(1 + JUDGED_PER_NETWORK);
+    expect(await telemetryCommand(['verdict', 'signup', '--act', 'yes'])).toBe(2);
+    log.mockClear();
+
     // The baseline fails 1 % of its page views, the canary 6 %: real pages, each signed.
     await pageViews(LIVE, SESSIONS, Math.round(SESSIONS * 0.01));
     await pageViews(CANARY, SESSIONS, Math.round(SESSIONS * 0.06));
     await api.telemetry.flush(); // the test server writes its buffer on demand
-    expect(await signedSessions(CANARY)).toBe(SESSIONS + 1);
+    expect(await signedSessions(CANARY)).toBe(SESSIONS + 1 + JUDGED_PER_NETWORK);
 
     expect(await telemetryCommand(['verdict', 'signup', '--act', 'yes'])).toBe(3);
     const printed = log.mock.calls.map((args) => args.join(' ')).join('\n');

@@ -25,7 +25,8 @@ test.describe('served by nginx with the images’ config', () => {
       expect(response.status(), path).toBe(200);
       expect(await response.text()).toMatch(/<div id="?root"?>/);
       const headers = response.headers();
-      expect(headers['cache-control']).toBe('no-cache');
+      // private: a composed page carries a single-use page token (docs/telemetry.md).
+      expect(headers['cache-control']).toBe('private, no-cache');
       expect(headers['x-content-type-options']).toBe('nosniff');
       expect(headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
       const csp = headers['content-security-policy'] ?? '';

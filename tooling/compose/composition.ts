@@ -130,6 +130,13 @@ export const PAGE_TOKEN = {
   timeoutMs: 150,
 } as const;
 
+/**
+ * The composed page's Cache-Control (nginx's `location /` in deploy/nginx/host.conf.template sets
+ * the same): revalidated on every load, and `private`, since it carries a single-use page token and
+ * the visitor's bucket: a shared cache must never hand one visitor's page to another.
+ */
+export const COMPOSED_PAGE_CACHE_CONTROL = 'private, no-cache';
+
 /** The Set-Cookie that gives a browser its canary bucket (HttpOnly: no script needs it). */
 export const bucketCookie = (bucket: number | string) =>
   `${RELEASE_SNAPSHOT.bucketCookie}=${bucket}; Path=/; Max-Age=${RELEASE_SNAPSHOT.bucketCookieMaxAgeSeconds}; SameSite=Lax; HttpOnly`;

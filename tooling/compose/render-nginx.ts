@@ -100,19 +100,44 @@ export function renderCompositionMaps(remotes: readonly RemoteEntry[] = readRemo
 }
 
 /**
- * A proxied request to a remote within the bound and through the short cache; a failure of any
- * kind becomes @sg_no_fragment (an empty 204). Shared by fragments and the screens' files.
+ * Every status nginx lets `error_page` name (300-599 but 499, its own "client closed", which it
+ * refuses; the API never answers it), in lines of 20: with `proxy_intercept_errors`, an upstream
+ * answer of any of them goes to `fallback` instead of into the page. A list of chosen statuses let
+ * the others (a 413, a 422...) print their body into the page.
  */
-function boundedProxyLines({ fallback = '@sg_no_fragment', stale = 'updating' } = {}): string[] {
-  const bound = `${FRAGMENT_TIMEOUT_MS}ms`;
+export function interceptAllErrors(fallback: string): string[] {
+  const lines: string[] = ['proxy_intercept_errors on;'];
+  for (let first = 300; first < 600; first += 20) {
+    const codes = Array.from({ length: 20 }, (_, index) => first + index).filter((code) => code !== 499);
+    lines.push(`error_page ${codes.join(' ')} = ${fallback};`);
+  }
+  return lines;
+}
+
+/**
+ * A request to an upstream within `bound` over a kept-alive connection, any failure (timeout, error,
+ * a status not 2xx) going to `fallback`. Shared by fragments, the screens' files, the snapshot and
+ * the page token.
+ */
+function boundedUpstreamLines(bound: string, fallback: string): string[] {
   return [
     'proxy_http_version 1.1;',
     'proxy_set_header Connection "";',
     `proxy_connect_timeout ${bound};`,
     `proxy_send_timeout ${bound};`,
     `proxy_read_timeout ${bound};`,
-    'proxy_intercept_errors on;',
-    `error_page 400 401 403 404 405 408 410 429 500 502 503 504 = ${fallback};`,
+    ...interceptAllErrors(fallback),
+  ];
+}
+
+/**
+ * A proxied request to a remote within the bound and through the short cache; a failure of any
+ * kind becomes @sg_no_fragment (an empty 204). Shared by fragments and the screens' files.
+ */
+function boundedProxyLines({ fallback = '@sg_no_fragment', stale = 'updating' } = {}): string[] {
+  const bound = `${FRAGMENT_TIMEOUT_MS}ms`;
+  return [
+    ...boundedUpstreamLines(bound, fallback),
     'proxy_cache sg_fragments;',
     `proxy_cache_valid 200 ${FRAGMENT_CACHE_SECONDS}s;`,
     'proxy_cache_lock on;',
@@ -192,15 +217,11 @@ export function renderPageToken(): string {
     'proxy_set_header Cookie "";',
     `proxy_set_header ${PAGE_TOKEN.buildsHeader} $${PAGE_VARIABLES.builds};`,
     'proxy_set_header X-Forwarded-For $remote_addr;',
-    'proxy_http_version 1.1;',
-    'proxy_set_header Connection "";',
-    `proxy_connect_timeout ${bound};`,
-    `proxy_send_timeout ${bound};`,
-    `proxy_read_timeout ${bound};`,
     '# Never a second replica after a timeout: that would double what the page waits.',
     'proxy_next_upstream off;',
-    'proxy_intercept_errors on;',
-    'error_page 400 401 403 404 405 408 409 410 429 500 502 503 504 = @sg_no_page_token;',
+    "# The answer is printed into an HTML attribute: only a 200's body (a token) ever reaches it. The API",
+    '# answers a refusal with an empty 204; any other status (a 413, a 422...) is made empty here too.',
+    ...boundedUpstreamLines(bound, '@sg_no_page_token'),
     '',
   ].join('\n');
 }

@@ -76,6 +76,11 @@ export interface Environment {
   /** The Ingress's TLS secret (production), none in development. */
   readonly tlsSecret?: string;
   readonly signUpsPerMinute: number;
+  /**
+   * The host's REAL_IP_FROM: where the Ingress controller's pods run. Their X-Forwarded-For names
+   * the client; without it every client is the controller (one sign-up limit, one page-token network).
+   */
+  readonly realIpFrom?: string;
   readonly cookieSecure: boolean;
   /**
    * The object store's base of the builds, read anonymously (each remote's BUILDS_ORIGIN is
@@ -407,6 +412,7 @@ export function configMaps(remotes: readonly RemoteEntry[], env: Environment): K
       SITE_BASE: env.publicOrigin,
       DEFAULT_LANGUAGE: 'en',
       SIGN_UP_RATE_PER_MINUTE: String(env.signUpsPerMinute),
+      ...(env.realIpFrom ? { REAL_IP_FROM: env.realIpFrom } : {}),
       REQUIRE_INTEGRITY: String(env.requireIntegrity),
       ...Object.fromEntries(
         remotes.flatMap((remote) => [
@@ -633,6 +639,8 @@ export function environments(remotes: readonly RemoteEntry[], productionDigests:
     remoteOrigin: (remote) => `https://${remote.name}.special-gift.example`,
     tlsSecret: 'special-gift-tls',
     signUpsPerMinute: 20,
+    // The cluster's pod network, where the Ingress controller runs: set it to your cluster's.
+    realIpFrom: '10.0.0.0/8',
     cookieSecure: true,
     requireIntegrity: true,
     buildsOrigin: 'https://builds.special-gift.example/builds',

@@ -5,14 +5,21 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
+import { COMPOSED_PAGE_CACHE_CONTROL, PAGE_TEMPLATE_FILE, toPageTemplate } from '../compose/composition';
+import type { StaticServerOptions } from './static-server';
 
 // http-proxy-middleware is ESM only, which Jest cannot load: the server runs in a process of its own.
 const SERVE = `import(${JSON.stringify(join(__dirname, 'static-server.ts'))})
-  .then((module) => (module.startStaticServer ?? module.default.startStaticServer)({ root: process.argv[1], port: 0, apiTarget: process.argv[2] }))
+  .then((module) => (module.startStaticServer ?? module.default.startStaticServer)({ port: 0, ...JSON.parse(process.argv[1]) }))
   .then((server) => console.log(server.address().port));`;
 
-async function startProxy(root: string, apiTarget: string): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', '-e', SERVE, root, apiTarget], {
+async function startProxy(
+  root: string,
+  apiTarget: string,
+  more: Partial<StaticServerOptions> = {},
+): Promise<{ child: ChildProcess; port: number }> {
+  const options = JSON.stringify({ root, apiTarget, ...more });
+  const child = spawn(process.execPath, ['--import', 'tsx', '-e', SERVE, options], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const port = await new Promise<number>((resolve, reject) => {
@@ -112,6 +119,32 @@ describe('the /api proxy of the local servers', () => {
       expect(((await response.json()) as { error: { code: string } }).error.code).toBe('internal_error');
     } finally {
       await stop(down.child);
+    }
+  });
+});
+
+describe("the local host's composed page", () => {
+  it('is revalidated and private: it carries a single-use page token', async () => {
+    const index =
+      '<!doctype html><html lang=en dir=ltr><head><title>x</title><script defer src=/main.abc.js></script></head><body><div id=root></div></body></html>';
+    writeFileSync(join(root, 'index.html'), index);
+    writeFileSync(join(root, PAGE_TEMPLATE_FILE), toPageTemplate(index, 1, '/page-loader.1.js'));
+    const remotes = {
+      intro: 'http://127.0.0.1:1/intro/remoteEntry.js',
+      signup: 'http://127.0.0.1:1/signup/remoteEntry.js',
+      thankyou: 'http://127.0.0.1:1/thankyou/remoteEntry.js',
+    };
+    const host = await startProxy(root, 'http://127.0.0.1:1', {
+      spa: true,
+      config: { remotes, defaultLanguage: 'en' },
+    });
+    try {
+      const response = await fetch(`http://127.0.0.1:${host.port}/sign-up`);
+      expect(response.status).toBe(200);
+      expect(await response.text()).toContain('data-sg-page-token=""');
+      expect(response.headers.get('cache-control')).toBe(COMPOSED_PAGE_CACHE_CONTROL);
+    } finally {
+      await stop(host.child);
     }
   });
 });

@@ -8,7 +8,12 @@ import { FALLBACK_LANGUAGE, isLanguage, type Language } from '@special-gift/shar
 import express, { type RequestHandler, type Response } from 'express';
 import { createProxyMiddleware } from 'http-proxy-middleware';
 import { createPageComposer, createScreenFiles, newNonce, pageBucket } from '../compose/compose-page';
-import { PAGE_TEMPLATE_FILE, pageContentSecurityPolicy, SCREEN_FILES_PREFIX } from '../compose/composition';
+import {
+  COMPOSED_PAGE_CACHE_CONTROL,
+  PAGE_TEMPLATE_FILE,
+  pageContentSecurityPolicy,
+  SCREEN_FILES_PREFIX,
+} from '../compose/composition';
 import type { RemoteName } from '../remotes';
 
 export interface StaticServerOptions {
@@ -225,7 +230,7 @@ export async function startStaticServer(options: StaticServerOptions): Promise<S
         clientAddress: req.socket.remoteAddress,
       }).then((page) => {
         if (setCookie) res.setHeader('Set-Cookie', setCookie);
-        res.setHeader('Cache-Control', 'no-cache');
+        res.setHeader('Cache-Control', COMPOSED_PAGE_CACHE_CONTROL);
         res.setHeader('Content-Security-Policy', pageContentSecurityPolicy(nonce, remoteOrigins));
         // The page's language follows these request headers (nginx sends the same).
         res.setHeader('Vary', 'Accept-Language, Cookie');

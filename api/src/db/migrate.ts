@@ -3,6 +3,13 @@ import type { Database } from './database';
 interface Migration {
   readonly version: number;
   readonly sql: string;
+  /**
+   * Run after the migrations' transaction has committed, each in a transaction of its own, on every
+   * start (so idempotent): `VALIDATE CONSTRAINT` of a constraint `sql` added `NOT VALID`. It scans
+   * the table under a lock that lets reads and writes go on; inside the migrations' transaction the
+   * scan would hold the ALTER's ACCESS EXCLUSIVE lock, and every replica's writes would wait on it.
+   */
+  readonly afterCommit?: readonly string[];
 }
 
 /** Append-only: never edit a released migration, add the next version instead. */
@@ -238,8 +245,14 @@ export const MIGRATIONS: readonly Migration[] = [
     sql: `
       -- Signed page views (docs/telemetry.md): what a page view's batch proved about where it came
       -- from; only 'signed' counts in the canary verdict. 'unsigned': stored before this column.
-      ALTER TABLE telemetry_sessions ADD COLUMN provenance text NOT NULL DEFAULT 'unsigned'
-        CHECK (provenance IN ('signed', 'unsigned', 'expired', 'replayed', 'forged', 'mismatched'));
+      -- The CHECK is added NOT VALID (no scan of the table under this ALTER's lock; new rows are
+      -- checked at once) and validated after the commit (afterCommit).
+      ALTER TABLE telemetry_sessions ADD COLUMN provenance text NOT NULL DEFAULT 'unsigned';
+      ALTER TABLE telemetry_sessions ADD CONSTRAINT telemetry_sessions_provenance_check
+        CHECK (provenance IN ('signed', 'unsigned', 'expired', 'replayed', 'forged', 'mismatched')) NOT VALID;
+      -- A signed page view's network: 8 bytes of an HMAC, under the page token key, of the client's
+      -- /24 (IPv4) or /56 (IPv6), never an address. The verdict counts a few page views per network.
+      ALTER TABLE telemetry_sessions ADD COLUMN network text NULL;
       -- Each page token's id once used, until the token expires: the primary key makes a token
       -- sign one page view only, whichever replica sees it first. No link to the page view's rows.
       CREATE TABLE telemetry_page_tokens (
@@ -251,6 +264,7 @@ export const MIGRATIONS: readonly Migration[] = [
       -- created, and theirs (docs/access.md). NULL: created before this column, by a name only.
       ALTER TABLE access_tokens ADD COLUMN created_by_id text NULL;
     `,
+    afterCommit: ['ALTER TABLE telemetry_sessions VALIDATE CONSTRAINT telemetry_sessions_provenance_check'],
   },
 ];
 
@@ -260,10 +274,11 @@ const MIGRATION_LOCK_ID = 7_305_117_211;
 /**
  * Brings the schema up to date, in one transaction under a transaction-level advisory lock: when
  * several replicas start at once, one migrates and the others wait, then find nothing left to do.
- * A failed migration rolls back entirely (PostgreSQL DDL is transactional).
+ * A failed migration rolls back entirely (PostgreSQL DDL is transactional). Then each migration's
+ * `afterCommit` statements, each in its own transaction.
  */
 export async function migrate(db: Database, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {
-  return db.transaction(async (tx) => {
+  const ran = await db.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_ID]);
     await tx.exec(`
       CREATE TABLE IF NOT EXISTS schema_migrations (
@@ -282,4 +297,8 @@ export async function migrate(db: Database, migrations: readonly Migration[] = M
     }
     return ran;
   });
+  // A no-op once done (a valid constraint is not scanned again); replicas starting at once take turns.
+  for (const statement of migrations.flatMap((migration) => migration.afterCommit ?? []))
+    await db.transaction((tx) => tx.exec(statement));
+  return ran;
 }

@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { RequestHandler, Response } from 'express';
 import { rateLimit } from 'express-rate-limit';
 import { sendError, ApiError } from './api-error';
 
@@ -10,6 +10,7 @@ function perClientLimit(
   perMinute: number,
   message: string,
   counted?: (res: { statusCode: number }) => boolean,
+  refuse?: (res: Response) => void,
 ): RequestHandler {
   if (perMinute === 0) return (_req, _res, next) => next();
   return rateLimit({
@@ -20,6 +21,7 @@ function perClientLimit(
     legacyHeaders: false,
     ipv6Subnet: 56,
     handler: (_req, res, _next, options) => {
+      if (refuse) return refuse(res);
       sendError(res, new ApiError(options.statusCode, 'rate_limited', message));
     },
   });
@@ -47,10 +49,17 @@ export const telemetryRateLimit = ({ perMinute }: { readonly perMinute: number }
 /**
  * Page tokens per client (docs/telemetry.md): the composer asks for one per page it composes, with
  * the visitor's address; past the limit the page is served without one and its batch is unsigned.
- * This bounds how many signed page views one address can make, whatever it fetches.
+ * This bounds how many signed page views one address can make, whatever it fetches. `refuse`
+ * answers past the limit (the endpoint's bodiless refusal: its answer is printed into the page).
  */
-export const pageTokenRateLimit = ({ perMinute }: { readonly perMinute: number }): RequestHandler =>
-  perClientLimit(perMinute, 'Too many page tokens for this address; wait a minute.');
+export const pageTokenRateLimit = ({
+  perMinute,
+  refuse,
+}: {
+  readonly perMinute: number;
+  readonly refuse: (res: Response) => void;
+}): RequestHandler =>
+  perClientLimit(perMinute, 'Too many page tokens for this address; wait a minute.', undefined, refuse);
 
 /**
  * Failed authentications per client (401s only: a request in flight counts until it answers

@@ -7,7 +7,8 @@ import { testEngines } from '../../test/support/test-databases';
 import { startTestServer, type TestServer } from '../../test/support/test-server';
 import type * as NativePglite from '../../test/support/native-pglite';
 import { PAGE_TOKEN_LIFETIME_SECONDS, signPageToken } from './page-token';
-import { buildReport } from './report-query';
+import { PAGE_TOKEN_REFUSED_HEADER } from './routes';
+import { buildReport, JUDGED_PER_NETWORK } from './report-query';
 import { purgeTelemetry, TelemetryStore } from './telemetry-store';
 import { ROUTE_OWNERS } from './vocabulary';
 
@@ -47,20 +48,24 @@ describe.each(testEngines())('page tokens on %s', (engine) => {
       ).status,
     ).toBe(200);
   };
-  const mint = async (bucket: number, build: string) => {
-    const answer = await askPageToken(server.baseUrl, String(bucket), `signup=${build}`);
+  const mint = async (bucket: number, build: string, client?: string) => {
+    const answer = await askPageToken(server.baseUrl, String(bucket), `signup=${build}`, client);
     expect(answer.status).toBe(200);
     return answer.text();
   };
-  const post = (base: string, build: string, token?: string) =>
-    postTelemetry(base, {
-      v: 1,
-      route: '/sign-up',
-      device: 'phone',
-      builds: { signup: build, intro: 'image' },
-      events: [{ type: 'vital', name: 'LCP', value: 1500, remote: 'signup', t: 1500 }],
-      ...(token === undefined ? {} : { token }),
-    });
+  const post = (base: string, build: string, token?: string, client?: string) =>
+    postTelemetry(
+      base,
+      {
+        v: 1,
+        route: '/sign-up',
+        device: 'phone',
+        builds: { signup: build, intro: 'image' },
+        events: [{ type: 'vital', name: 'LCP', value: 1500, remote: 'signup', t: 1500 }],
+        ...(token === undefined ? {} : { token }),
+      },
+      client,
+    );
   /** The provenance counts of `build` of signup, after writing what is buffered; then clears the tables. */
   const provenanceOf = async (build: string): Promise<Partial<Record<Provenance, number>>> => {
     await server.telemetry.flush();
@@ -79,6 +84,8 @@ describe.each(testEngines())('page tokens on %s', (engine) => {
       pageTokensPerMinute: 0,
       telemetryBatchesPerMinute: 0,
       telemetryNow: () => clock.now,
+      // The tests stand for the host's proxy: the visitor's address is its X-Forwarded-For.
+      trustedProxies: ['127.0.0.1', '::1'],
     });
     for (const buildId of [LIVE, CANARY])
       expect(
@@ -111,18 +118,21 @@ describe.each(testEngines())('page tokens on %s', (engine) => {
     expect((await mint(CANARY_BUCKET, CANARY)).split('.')[0]).not.toBe(token.split('.')[0]);
     expect(await mint(LIVE_BUCKET, LIVE)).toMatch(PAGE_TOKEN_PATTERN);
 
-    const refusals: Array<[string, string, number, string]> = [
-      [String(LIVE_BUCKET), `signup=${CANARY}`, 409, 'builds_not_served'],
-      [String(CANARY_BUCKET), `signup=${LIVE}`, 409, 'builds_not_served'],
-      [String(CANARY_BUCKET), '', 409, 'builds_not_served'],
-      ['100', `signup=${LIVE}`, 400, 'bad_request'],
-      ['x', `signup=${LIVE}`, 400, 'bad_request'],
-      [String(LIVE_BUCKET), 'signup=<script>', 400, 'bad_request'],
+    // Every refusal is a bodiless 204: the composer prints the answer into an HTML attribute.
+    const refusals: Array<[string, string, string]> = [
+      [String(LIVE_BUCKET), `signup=${CANARY}`, 'builds_not_served'],
+      [String(CANARY_BUCKET), `signup=${LIVE}`, 'builds_not_served'],
+      [String(CANARY_BUCKET), '', 'builds_not_served'],
+      ['100', `signup=${LIVE}`, 'bad_bucket'],
+      ['x', `signup=${LIVE}`, 'bad_bucket'],
+      [String(LIVE_BUCKET), 'signup=<script>', 'bad_builds'],
     ];
-    for (const [bucket, builds, status, code] of refusals) {
+    for (const [bucket, builds, reason] of refusals) {
       const refused = await askPageToken(server.baseUrl, bucket, builds);
-      expect(`${bucket} ${builds}: ${refused.status}`).toBe(`${bucket} ${builds}: ${status}`);
-      expect(((await refused.json()) as { error: { code: string } }).error.code).toBe(code);
+      expect(`${bucket} ${builds}: ${refused.status} ${refused.headers.get(PAGE_TOKEN_REFUSED_HEADER)}`).toBe(
+        `${bucket} ${builds}: 204 ${reason}`,
+      );
+      expect(await refused.text()).toBe('');
     }
   });
 
@@ -175,6 +185,49 @@ describe.each(testEngines())('page tokens on %s', (engine) => {
     expect((await post(server.baseUrl, LIVE, 'not-a-token')).status).toBe(422);
   });
 
+  it("signs only a batch from the token's network (/24, /56), and stores its keyed hash, never the address", async () => {
+    const cases: Array<[issuedTo: string, sentFrom: string, provenance: Provenance]> = [
+      ['203.0.113.7', '203.0.113.250', 'signed'],
+      ['203.0.113.7', '198.51.100.7', 'mismatched'],
+      ['203.0.113.7', '203.0.114.7', 'mismatched'],
+      ['::ffff:203.0.113.7', '203.0.113.8', 'signed'],
+      ['2001:db8:0:100::1', '2001:db8:0:1ff:ffff::2', 'signed'],
+      ['2001:db8:0:100::1', '2001:db8:0:200::1', 'mismatched'],
+    ];
+    for (const [issuedTo, sentFrom, provenance] of cases) {
+      const token = await mint(CANARY_BUCKET, CANARY, issuedTo);
+      expect((await post(server.baseUrl, CANARY, token, sentFrom)).status).toBe(202);
+      await server.telemetry.flush();
+      const { rows } = await server.db.query<Record<string, unknown>>('SELECT * FROM telemetry_sessions');
+      const stored = JSON.stringify(rows);
+      expect(stored).not.toContain(issuedTo.replace('::ffff:', ''));
+      expect(stored).not.toContain(sentFrom);
+      expect(stored).not.toContain(issuedTo.split('.').slice(0, 3).join('.'));
+      const signedRow = rows.find((row) => row.provenance === 'signed');
+      if (provenance === 'signed') expect(signedRow?.network).toBe(token.split('.')[0]?.slice(11));
+      expect(`${issuedTo} -> ${sentFrom}: ${JSON.stringify(await provenanceOf(CANARY))}`).toBe(
+        `${issuedTo} -> ${sentFrom}: ${JSON.stringify({ [provenance]: 1 })}`,
+      );
+    }
+  });
+
+  it(`judges at most ${JUDGED_PER_NETWORK} signed page views per network and build in a window`, async () => {
+    const views: Array<[client: string, count: number]> = [
+      ['198.51.100.1', JUDGED_PER_NETWORK + 3],
+      ['192.0.2.1', 2],
+    ];
+    for (const [client, count] of views)
+      for (let i = 0; i < count; i += 1)
+        expect((await post(server.baseUrl, LIVE, await mint(LIVE_BUCKET, LIVE, client), client)).status).toBe(202);
+    await server.telemetry.flush();
+    const report = await buildReport(server.db, { window: '1h', remote: 'signup' });
+    const live = report.remotes[0]?.builds.find((entry) => entry.build === LIVE);
+    expect(live?.provenance.signed).toBe(JUDGED_PER_NETWORK + 5);
+    expect(live?.sessions).toBe(JUDGED_PER_NETWORK + 5);
+    expect(live?.signed.sessions).toBe(JUDGED_PER_NETWORK + 2);
+    await provenanceOf(LIVE); // clears the tables
+  });
+
   it('lets one batch win a token when two replicas write it at the same time', async () => {
     const token = await mint(CANARY_BUCKET, CANARY);
     // Two stores over one database, as two replicas' buffers are.
@@ -189,7 +242,8 @@ describe.each(testEngines())('page tokens on %s', (engine) => {
     };
     const [id = ''] = token.split('.');
     const expiresAt = clock.now + PAGE_TOKEN_LIFETIME_SECONDS;
-    for (const store of stores) store.accept(batch, 'blink', { provenance: 'signed', id, expiresAt });
+    for (const store of stores)
+      store.accept(batch, 'blink', { provenance: 'signed', id, expiresAt, network: id.slice(11) });
     await Promise.all(stores.map((store) => store.flush()));
     await Promise.all(stores.map((store) => store.close()));
     expect(await provenanceOf(CANARY)).toEqual({ signed: 1, replayed: 1 });
@@ -213,10 +267,15 @@ describe.each(testEngines())('page tokens on %s', (engine) => {
       // No release on this database: a page has no released build, and its Sg-Builds is empty.
       const statuses = [];
       for (let i = 0; i < 3; i += 1) statuses.push((await askPageToken(limited.baseUrl, '7', '')).status);
-      expect(statuses).toEqual([200, 200, 429]);
+      expect(statuses).toEqual([200, 200, 204]);
+      const limitedBody = await askPageToken(limited.baseUrl, '7', '');
+      expect([limitedBody.headers.get(PAGE_TOKEN_REFUSED_HEADER), await limitedBody.text()]).toEqual([
+        'rate_limited',
+        '',
+      ]);
       const refused = await askPageToken(off.baseUrl, '7', '');
-      expect(refused.status).toBe(503);
-      expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('page_tokens_off');
+      expect(refused.status).toBe(204);
+      expect(refused.headers.get(PAGE_TOKEN_REFUSED_HEADER)).toBe('page_tokens_off');
     } finally {
       await limited.close();
       await off.close();

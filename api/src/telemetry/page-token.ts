@@ -1,4 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { isIPv4 } from 'node:net';
+import { ipKeyGenerator } from 'express-rate-limit';
 import {
   IMAGE_BUILD_ID,
   PAGE_TOKEN_PATTERN,
@@ -14,6 +16,10 @@ import {
  * means nothing in production).
  */
 export interface PageTokenClaims {
+  /**
+   * 22 characters: 11 random (8 bytes), then the client's network hash (`networkHash`, 11). The
+   * network rides in the id so the token keeps its shape (PAGE_TOKEN_PATTERN) and the MAC covers it.
+   */
   readonly id: string;
   /** Epoch seconds. */
   readonly issuedAt: number;
@@ -43,6 +49,29 @@ export function pageTokenKey(configured: string | undefined, operatorToken: stri
   return null;
 }
 
+/**
+ * The network a client address is in: its /24 (IPv4, and IPv4 mapped in IPv6) or its /56 (IPv6,
+ * what one household or small site gets). One address is cheap to change, a network less so.
+ */
+export function networkOf(address: string | undefined): string {
+  if (address === undefined || address === '') return 'unknown';
+  const plain = ipKeyGenerator(address, 56);
+  return isIPv4(plain) ? `${plain.split('.').slice(0, 3).join('.')}.0/24` : plain;
+}
+
+/**
+ * The client's network as stored and put in its tokens: 8 bytes of an HMAC under the token key,
+ * base64url (11 characters). Never the address: without the key, the hash says nothing of it.
+ */
+export const networkHash = (key: Buffer, address: string | undefined) =>
+  createHmac('sha256', key)
+    .update(`pt-net1|${networkOf(address)}`)
+    .digest()
+    .subarray(0, 8)
+    .toString('base64url');
+
+const networkOfId = (id: string) => id.slice(11);
+
 const mac = (key: Buffer, environment: string, claims: PageTokenClaims) =>
   createHmac('sha256', key)
     .update(`pt1|${environment}|${claims.id}|${claims.issuedAt}|${claims.bucket}|${claims.builds}`)
@@ -52,29 +81,33 @@ export function signPageToken(key: Buffer, environment: string, claims: PageToke
   return `${claims.id}.${claims.issuedAt}.${claims.bucket}.${claims.builds}.${mac(key, environment, claims)}`;
 }
 
-/** A new token for a page composed now with these builds and bucket. */
+/** A new token for a page composed now with these builds and bucket, for a visitor at `client`. */
 export function issuePageToken(
   key: Buffer,
   environment: string,
-  { bucket, builds, now }: { bucket: number; builds: string; now: number },
+  { bucket, builds, now, client }: { bucket: number; builds: string; now: number; client: string | undefined },
 ): string {
-  return signPageToken(key, environment, { id: randomBytes(16).toString('base64url'), issuedAt: now, bucket, builds });
+  const id = randomBytes(8).toString('base64url') + networkHash(key, client);
+  return signPageToken(key, environment, { id, issuedAt: now, bucket, builds });
 }
 
 /** What a batch's token proves, before its one use is checked against the database. */
 export type PageTokenCheck =
-  | { readonly provenance: 'signed'; readonly id: string; readonly expiresAt: number }
+  | { readonly provenance: 'signed'; readonly id: string; readonly expiresAt: number; readonly network: string }
   | { readonly provenance: Exclude<Provenance, 'signed' | 'replayed'> };
 
 /**
- * Checks a batch's token: signature, age, and that the batch names the token's builds (a remote
- * the token does not list ran its image build). The id's first use is the store's to check.
+ * Checks a batch's token: signature, age, that the batch names the token's builds (a remote the
+ * token does not list ran its image build) and comes from the network the token was issued to
+ * (`client`: the sender's address, as the API's trusted proxies give it). The id's first use is the
+ * store's to check.
  */
 export function checkPageToken(
   key: Buffer | null,
   environment: string,
   batch: TelemetryBatch,
   nowSeconds: number,
+  client: string | undefined,
 ): PageTokenCheck {
   if (batch.token === undefined || key === null) return { provenance: 'unsigned' };
   const [, id = '', issued = '', bucket = '', builds = '', given = ''] = PAGE_TOKEN_PATTERN.exec(batch.token) ?? [];
@@ -90,5 +123,8 @@ export function checkPageToken(
   );
   for (const [remote, build] of Object.entries(batch.builds))
     if ((tokenBuilds.get(remote) ?? IMAGE_BUILD_ID) !== build) return { provenance: 'mismatched' };
-  return { provenance: 'signed', id, expiresAt };
+  // Tokens fetched on many networks and spent from one (or the reverse) sign nothing.
+  const network = networkHash(key, client);
+  if (networkOfId(id) !== network) return { provenance: 'mismatched' };
+  return { provenance: 'signed', id, expiresAt, network };
 }

@@ -19,6 +19,8 @@ interface Row {
   engine: string | null;
   /** Set on the whole window's row of one provenance; null on the others. */
   provenance: Provenance | null;
+  /** Set on the whole window's rows split by whether the verdict judges them; null on the others. */
+  judged: boolean | null;
   sessions: number;
   failed: number;
   lcp: number | null;
@@ -30,17 +32,37 @@ interface Row {
 }
 
 /**
- * Totals per remote and build over the window, per bucket, per engine and per provenance, in one
- * pass (GROUPING SETS; engine and provenance are NOT NULL in the table, so a NULL marks a row not
- * grouped by it). p75 is
+ * Signed page views the verdict judges per network (keyed hash of a /24 or /56), build and report
+ * window: the first 5. A real visitor shows one build's screen a few times in an hour (the sign-up
+ * is three screens, one page view each, a reload or two); more from one network is a script or a
+ * big NAT. So an arm's 610 judged page views need at least 122 networks, where one address's tokens
+ * sufficed before. A large office behind one address loses its page views past 5 from the verdict:
+ * a later verdict (hold), never a wrong one; the report's other figures keep them all.
+ */
+export const JUDGED_PER_NETWORK = 5;
+
+/**
+ * Totals per remote and build over the window, per bucket, per engine, per provenance and judged
+ * or not (the signed page views the verdict counts: at most JUDGED_PER_NETWORK per network), in one
+ * pass (GROUPING SETS; engine, provenance and judged are NOT NULL in `windowed`, so a NULL marks a
+ * row not grouped by it). p75 is
  * `percentile_disc`: the nearest-rank value, one that some session actually had (NULLs, sessions
  * that did not report the vital, are skipped).
  */
 const REPORT_SQL = `
+  WITH windowed AS (
+    SELECT *,
+      provenance = 'signed' AND row_number() OVER (
+        PARTITION BY remote, build, provenance, network ORDER BY received_at
+      ) <= $5 AS judged
+    FROM telemetry_sessions
+    WHERE received_at >= $1 AND received_at <= $2 AND ($4::text IS NULL OR remote = $4)
+  )
   SELECT remote, build,
     floor(extract(epoch FROM received_at) / $3)::float8 AS bucket,
     engine,
     provenance,
+    judged,
     count(*)::int AS sessions,
     (count(*) FILTER (WHERE failures > 0))::int AS failed,
     percentile_disc(0.75) WITHIN GROUP (ORDER BY lcp) AS lcp,
@@ -49,9 +71,10 @@ const REPORT_SQL = `
     count(lcp)::int AS lcp_samples,
     count(inp)::int AS inp_samples,
     count(cls)::int AS cls_samples
-  FROM telemetry_sessions
-  WHERE received_at >= $1 AND received_at <= $2 AND ($4::text IS NULL OR remote = $4)
-  GROUP BY GROUPING SETS ((remote, build), (remote, build, bucket), (remote, build, engine), (remote, build, provenance))`;
+  FROM windowed
+  GROUP BY GROUPING SETS (
+    (remote, build), (remote, build, bucket), (remote, build, engine), (remote, build, provenance), (remote, build, judged)
+  )`;
 
 const rate = (failed: number, sessions: number) => (sessions > 0 ? failed / sessions : 0);
 
@@ -83,6 +106,7 @@ export async function buildReport(
     to.toISOString(),
     bucketSeconds,
     remote ?? null,
+    JUDGED_PER_NETWORK,
   ]);
 
   interface Entry {
@@ -90,6 +114,7 @@ export async function buildReport(
     buckets: Map<number, Row>;
     engines: Row[];
     provenances: Map<Provenance, Row>;
+    judged?: Row;
   }
   const builds = new Map<string, Map<string, Entry>>();
   for (const row of rows) {
@@ -103,7 +128,9 @@ export async function buildReport(
     byBuild.set(row.build, entry);
     if (row.provenance !== null) entry.provenances.set(row.provenance, row);
     else if (row.engine !== null) entry.engines.push(row);
-    else if (row.bucket === null) entry.total = row;
+    else if (row.judged !== null) {
+      if (row.judged) entry.judged = row;
+    } else if (row.bucket === null) entry.total = row;
     else entry.buckets.set(row.bucket, row);
   }
 
@@ -112,9 +139,8 @@ export async function buildReport(
     .map(([remoteName, byBuild]) => ({
       remote: remoteName,
       builds: [...byBuild.entries()]
-        .map(([build, { total, buckets, engines, provenances }]): BuildReport => {
+        .map(([build, { total, buckets, engines, provenances, judged: signed }]): BuildReport => {
           const at = (index: number) => buckets.get(index);
-          const signed = provenances.get('signed');
           return {
             build,
             sessions: total?.sessions ?? 0,

@@ -4,7 +4,7 @@ import {
   validateTelemetryBatch,
   type ReportWindow,
 } from '@special-gift/shared/telemetry';
-import { Router, type RequestHandler } from 'express';
+import { Router, type RequestHandler, type Response } from 'express';
 import { authorize, principalOf, REPORT_OFF, type Access } from '../access';
 import type { Database } from '../db/database';
 import { ApiError } from '../http/api-error';
@@ -54,48 +54,48 @@ function collect(store: TelemetryStore, environment: string, { key, now }: PageT
     store.accept(
       checked.value,
       engineOf(req.get('user-agent')),
-      checkPageToken(key, environment, checked.value, now()),
+      checkPageToken(key, environment, checked.value, now(), req.ip),
     );
     res.status(202).end();
   };
+}
+
+/** The header that says why no token was issued (for logs and tests; nginx never prints it). */
+export const PAGE_TOKEN_REFUSED_HEADER = 'sg-page-token-refused';
+
+/**
+ * A refusal of a page token: 204 with an empty body, whatever the reason. The composer prints the
+ * answer into an HTML attribute, so nothing but a token (200) may ever have a body here; nginx also
+ * maps every other status to an empty include (snippets/page-token.conf).
+ */
+export function refusePageToken(res: Response, reason: string) {
+  res.status(204).set('Cache-Control', 'no-store').set(PAGE_TOKEN_REFUSED_HEADER, reason).end();
 }
 
 /**
  * `GET /v1/telemetry/page-token?bucket=<0-99>` with the page's `Sg-Builds`: the composer's per-page
  * include (uncached, bounded). Issued only for the builds a page of that bucket gets now, so a token
  * never vouches for builds no visitor is served (a page composed from a snapshot a release has just
- * replaced, or a preview, gets none: its batch is unsigned).
+ * replaced, or a preview, gets none: its batch is unsigned). Answers a bare token, or 204.
  */
 function issue(environment: string, { key, servedBuilds, now }: PageTokens): RequestHandler {
   return async (req, res) => {
-    if (key === null)
-      throw new ApiError(
-        503,
-        'page_tokens_off',
-        'Page tokens are off: the API has no PAGE_TOKEN_KEY or OPERATOR_TOKEN.',
-      );
+    if (key === null) return refusePageToken(res, 'page_tokens_off');
     const bucket = req.query.bucket;
-    if (typeof bucket !== 'string' || !/^([0-9]|[1-9][0-9])$/.test(bucket))
-      throw new ApiError(400, 'bad_request', '`bucket` must be an integer from 0 to 99.');
+    if (typeof bucket !== 'string' || !/^([0-9]|[1-9][0-9])$/.test(bucket)) return refusePageToken(res, 'bad_bucket');
     const builds = req.get('sg-builds') ?? '';
-    if (!SG_BUILDS_PATTERN.test(builds))
-      throw new ApiError(
-        400,
-        'bad_request',
-        "`Sg-Builds` must be the snapshot's list: remote=<build id>, comma-separated.",
-      );
+    if (!SG_BUILDS_PATTERN.test(builds)) return refusePageToken(res, 'bad_builds');
     let served: string;
     try {
       served = await servedBuilds(Number(bucket));
     } catch {
-      throw new ApiError(503, 'not_ready', 'The release pointers cannot be read right now.');
+      return refusePageToken(res, 'not_ready');
     }
-    if (served !== builds)
-      throw new ApiError(409, 'builds_not_served', `A page of bucket ${bucket} is not served these builds now.`);
+    if (served !== builds) return refusePageToken(res, 'builds_not_served');
     res
       .set('Cache-Control', 'no-store')
       .type('text/plain')
-      .send(issuePageToken(key, environment, { bucket: Number(bucket), builds, now: now() }));
+      .send(issuePageToken(key, environment, { bucket: Number(bucket), builds, now: now(), client: req.ip }));
   };
 }
 
@@ -149,7 +149,10 @@ export function telemetryRoutes(db: Database, { store, batchesPerMinute, access,
     .all(methodNotAllowed(['POST']));
   router
     .route('/v1/telemetry/page-token')
-    .get(pageTokenRateLimit({ perMinute: pageTokens.perMinute }), issue(access.environment, pageTokens))
+    .get(
+      pageTokenRateLimit({ perMinute: pageTokens.perMinute, refuse: (res) => refusePageToken(res, 'rate_limited') }),
+      issue(access.environment, pageTokens),
+    )
     .all(methodNotAllowed(['GET', 'HEAD']));
   router
     .route('/v1/telemetry/report')

@@ -82,4 +82,34 @@ describe('TelemetryStore', () => {
     expect(store.accept(BATCH)).toBe(true);
     await store.close();
   });
+
+  it("forgets a rolled-back write's token claims: the token is claimed again in the next write", async () => {
+    // Each transaction's claimed token ids; the first transaction runs, then rolls back.
+    const claimed: string[][] = [];
+    const tx: Queryable = {
+      query: async <T>(sql: string, params?: readonly unknown[]) => {
+        if (!sql.includes('telemetry_page_tokens')) return { rows: [] as T[] };
+        const ids = params?.[0] as string[];
+        claimed[claimed.length - 1]?.push(...ids);
+        return { rows: ids.map((id) => ({ id })) as T[] };
+      },
+      exec: async () => undefined,
+    };
+    const { db } = slowDatabase(0);
+    const rollsBackFirst = {
+      ...db,
+      transaction: async <T>(work: (q: Queryable) => Promise<T>): Promise<T> => {
+        claimed.push([]);
+        const result = await work(tx);
+        if (claimed.length === 1) throw new Error('commit failed');
+        return result;
+      },
+    };
+    const store = new TelemetryStore(rollsBackFirst, ROUTE_OWNERS, { flushAtRows: 100_000, flushEveryMs: 3_600_000 });
+    // 1,999 one-remote page views, then a signed one of two remotes: its rows straddle two writes.
+    for (let index = 0; index < 1_999; index += 1) store.accept({ ...BATCH, builds: { intro: 'image' }, events: [] });
+    store.accept(BATCH, 'blink', { provenance: 'signed', id: 'T'.repeat(22), expiresAt: 2_000_000_000, network: 'n' });
+    await store.close();
+    expect(claimed).toEqual([['T'.repeat(22)], ['T'.repeat(22)]]);
+  });
 });

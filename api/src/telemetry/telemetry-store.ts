@@ -46,6 +46,8 @@ interface SessionRow {
   cls: number | null;
   /** `signed` here means "signed, if its token's first use": the write decides (`replayed` otherwise). */
   provenance: Provenance;
+  /** A signed page view's network (`networkHash`: keyed, never the address), else null. */
+  readonly network: string | null;
   /** Not stored with the row: the page token to claim, and which accepted batch the row is of. */
   readonly token: { readonly id: string; readonly expiresAt: string; readonly batch: number } | null;
 }
@@ -103,6 +105,7 @@ export function toRows(
       inp: null,
       cls: null,
       provenance: check.provenance,
+      network: check.provenance === 'signed' ? check.network : null,
       token,
     });
   }
@@ -182,6 +185,7 @@ const insertSessions = bulkInsert<SessionRow>('telemetry_sessions', [
   ['inp', 'inp', 'float8'],
   ['cls', 'cls', 'float8'],
   ['provenance', 'provenance', 'text'],
+  ['network', 'network', 'text'],
 ]);
 const insertEvents = bulkInsert<EventRow>('telemetry_events', [
   ['receivedAt', 'received_at', 'timestamptz'],
@@ -210,9 +214,15 @@ export async function insertRows(db: Queryable, sessions: readonly SessionRow[],
  * page view that inserted it is signed; any other batch with that id, here or on another replica,
  * before or after, is `replayed`. Concurrent claims on PostgreSQL: the second INSERT waits for the
  * first to commit, then does nothing. `claims` maps a token id to the batch that won it, across the
- * chunks of one write (a batch's rows may straddle two); it is updated in place.
+ * chunks of one write (a batch's rows may straddle two); the claims made here are returned, for the
+ * caller to add to `claims` once the transaction has committed (a rolled-back claim was never made).
  */
-async function claimPageTokens(db: Queryable, sessions: SessionRow[], claims: Map<string, number | null>) {
+async function claimPageTokens(
+  db: Queryable,
+  sessions: SessionRow[],
+  claims: ReadonlyMap<string, number | null>,
+): Promise<Map<string, number | null>> {
+  const made = new Map<string, number | null>();
   const fresh = new Map<string, { expiresAt: string; batch: number }>();
   for (const { token } of sessions)
     if (token && !claims.has(token.id) && !fresh.has(token.id)) fresh.set(token.id, token);
@@ -224,10 +234,12 @@ async function claimPageTokens(db: Queryable, sessions: SessionRow[], claims: Ma
       [ids, ids.map((id) => fresh.get(id)?.expiresAt)],
     );
     const won = new Set(rows.map((row) => row.id));
-    for (const [id, { batch }] of fresh) claims.set(id, won.has(id) ? batch : null);
+    for (const [id, { batch }] of fresh) made.set(id, won.has(id) ? batch : null);
   }
   for (const row of sessions)
-    if (row.token && claims.get(row.token.id) !== row.token.batch) row.provenance = 'replayed';
+    if (row.token && (made.get(row.token.id) ?? claims.get(row.token.id)) !== row.token.batch)
+      row.provenance = 'replayed';
+  return made;
 }
 
 export class TelemetryStore {
@@ -314,10 +326,13 @@ export class TelemetryStore {
       const rows = sessions.length + events.length;
       try {
         // One transaction: one commit (one fsync on PGlite) for both statements.
-        await this.#db.transaction(async (tx) => {
-          await claimPageTokens(tx, sessions, claims);
+        const made = await this.#db.transaction(async (tx) => {
+          const claimed = await claimPageTokens(tx, sessions, claims);
           await insertRows(tx, sessions, events);
+          return claimed;
         });
+        // Only now: a claim of a transaction that rolled back was never made.
+        for (const [id, batch] of made) claims.set(id, batch);
         this.#counts.writtenRows += rows;
       } catch (error) {
         this.#counts.lostRows += rows;

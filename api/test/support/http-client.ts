@@ -49,16 +49,32 @@ export async function expectOneSignUpReplayed(responses: readonly Response[]): P
   for (const signUp of signUps) expect(signUp).toEqual(signUps[0]);
 }
 
-/** POSTs a telemetry batch as `navigator.sendBeacon` does (an object as JSON text, a string as is). */
-export function postTelemetry(baseUrl: string, body: unknown): Promise<Response> {
+/** The visitor's address as the host's proxy forwards it (believed when the API trusts 127.0.0.1). */
+const forwarded = (client?: string): Record<string, string> => (client ? { 'x-forwarded-for': client } : {});
+
+/**
+ * POSTs a telemetry batch as `navigator.sendBeacon` does (an object as JSON text, a string as is),
+ * from `client` through the host's proxy when given.
+ */
+export function postTelemetry(baseUrl: string, body: unknown, client?: string): Promise<Response> {
   return fetch(`${baseUrl}/v1/telemetry`, {
     method: 'POST',
-    headers: { 'content-type': 'text/plain;charset=UTF-8' },
+    headers: { 'content-type': 'text/plain;charset=UTF-8', ...forwarded(client) },
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
 }
 
-/** Asks for a page token as the host's composer does: the page's bucket, and its builds as `Sg-Builds`. */
-export function askPageToken(baseUrl: string, bucket: number | string, builds: string): Promise<Response> {
-  return fetch(`${baseUrl}/v1/telemetry/page-token?bucket=${bucket}`, { headers: { 'sg-builds': builds } });
+/**
+ * Asks for a page token as the host's composer does: the page's bucket, its builds as `Sg-Builds`,
+ * and the visitor's address (`client`) when given.
+ */
+export function askPageToken(
+  baseUrl: string,
+  bucket: number | string,
+  builds: string,
+  client?: string,
+): Promise<Response> {
+  return fetch(`${baseUrl}/v1/telemetry/page-token?bucket=${bucket}`, {
+    headers: { 'sg-builds': builds, ...forwarded(client) },
+  });
 }
