@@ -54,3 +54,19 @@ export async function postSignUp(request: APIRequestContext, who: Person): Promi
   });
   return response.status();
 }
+
+/**
+ * What the app keeps on the device under `key` (`signUp.outbox`, `signUp.result`: localforage's
+ * IndexedDB database), or null. A page function, self-contained, for Playwright's `page.evaluate`
+ * and the engines' `driver.evaluate` alike; run it in a page of the host's origin.
+ */
+export const readKept = (key: string): Promise<unknown> =>
+  new Promise((resolve, reject) => {
+    const open = indexedDB.open('_ionicstorage');
+    open.onerror = () => reject(open.error);
+    open.onsuccess = () => {
+      const read = open.result.transaction('_ionickv').objectStore('_ionickv').get(key);
+      read.onsuccess = () => resolve(read.result ?? null);
+      read.onerror = () => reject(read.error);
+    };
+  });

@@ -7,10 +7,10 @@ import signupEn from '../../remote-signup/public/assets/i18n/en.json';
 import signupFr from '../../remote-signup/public/assets/i18n/fr.json';
 import thankyouFr from '../../remote-thankyou/public/assets/i18n/fr.json';
 import { expect, expectConsoleErrors, pageTitle, test, waitForInteractive, waitForPreload } from '../support/fixtures';
-import { distOf, prepareNginx, wwwRoot } from '../support/nginx';
+import { distOf, wwwRoot } from '../support/nginx';
 import { buildsInHtml, pageBuilds, publish, release } from '../support/releases';
-import { startApp, stopApp } from '../support/servers';
-import { expectCardTaken, fillSignUp, person } from '../support/sign-up';
+import { restartHost } from '../support/servers';
+import { expectCardTaken, fillSignUp, person, readKept } from '../support/sign-up';
 import { API_URL, E2E_PORTS, HOST_URL, STATE_DIR } from '../support/topology';
 
 /**
@@ -289,11 +289,6 @@ test.describe('the worker itself', () => {
       "self.addEventListener('activate', (event) => event.waitUntil(self.clients.claim()));",
       "self.addEventListener('fetch', (event) => event.respondWith(new Response('broken', { status: 500 })));",
     ].join('\n');
-    const restart = async (overrides: Record<string, string>) => {
-      await stopApp('host');
-      prepareNginx('host', overrides);
-      await startApp('host');
-    };
     try {
       writeFileSync(script(), broken);
       await page.goto('/');
@@ -304,7 +299,7 @@ test.describe('the worker itself', () => {
       expect(response?.status()).toBe(500);
       await expect(page.locator('body')).toHaveText('broken');
 
-      await restart({ SERVICE_WORKER: 'off' });
+      await restartHost({ SERVICE_WORKER: 'off' });
       const served = await fetch(`${HOST_URL}/service-worker.js`);
       expect(served.headers.get('cache-control')).toBe('no-store');
       expect(Buffer.from(await served.arrayBuffer())).toEqual(
@@ -325,7 +320,7 @@ test.describe('the worker itself', () => {
       await waitForInteractive(page);
       await expect(page.getByRole('heading', { name: introEn.headline })).toBeVisible();
     } finally {
-      await restart({});
+      await restartHost({});
     }
   });
 });
@@ -366,20 +361,7 @@ test('Background Sync (Chromium): a sign-up kept offline is sent by the worker, 
   });
   // Read where the app keeps it, from a page of the host's origin that runs none of the app's code.
   await blank.goto('/build-info.json');
-  const stored = (key: string) =>
-    blank.evaluate(
-      (name) =>
-        new Promise<unknown>((resolve, reject) => {
-          const open = indexedDB.open('_ionicstorage');
-          open.onerror = () => reject(open.error);
-          open.onsuccess = () => {
-            const read = open.result.transaction('_ionickv').objectStore('_ionickv').get(name);
-            read.onsuccess = () => resolve(read.result ?? null);
-            read.onerror = () => reject(read.error);
-          };
-        }),
-      key,
-    );
+  const stored = (key: string) => blank.evaluate(readKept, key);
   await expect.poll(() => stored('signUp.result'), { timeout: 20_000 }).toMatchObject({ firstName: 'Yanis' });
   expect(await stored('signUp.outbox')).toBeNull(); // deleted once acknowledged
   await expectCardTaken(request, who);
