@@ -5,7 +5,7 @@ import type { Driver } from '../support/engines/driver';
 import { expect, test } from '../support/engines/fixtures';
 import { fillSignUp, until, untilInteractive, untilPreloaded, untilText, untilTitle } from '../support/engines/page';
 import { restartHost, startApp, stopApp } from '../support/servers';
-import { expectCardTaken, person, readKept } from '../support/sign-up';
+import { expectCardTaken, person, readKept, type Person } from '../support/sign-up';
 import type { AppName } from '../support/topology';
 
 /**
@@ -46,6 +46,22 @@ async function withOriginsStopped(run: () => Promise<void>): Promise<void> {
   } finally {
     for (const app of ORIGINS) await startApp(app);
   }
+}
+
+/**
+ * Fills the form with the origins up and the worker's set kept, then submits it with every origin
+ * stopped: kept, and the user told. `whileStopped` runs before they start again.
+ */
+async function submitWithOriginsStopped(driver: Driver, who: Person, whileStopped: () => Promise<void>) {
+  await driver.goto('/sign-up');
+  await untilPreloaded(driver);
+  await untilOfflineReady(driver);
+  await fillSignUp(driver, who);
+  await withOriginsStopped(async () => {
+    await driver.click('.signup__submit');
+    await untilText(driver, '.signup__queued-title', signupEn.queue.title);
+    await whileStopped();
+  });
 }
 
 /** The host's own stylesheet (the design tokens) applies: it came from the set too. */
@@ -89,13 +105,7 @@ test('a sign-up submitted with every origin stopped is kept, the user told what 
 }) => {
   test.setTimeout(90_000);
   const who = person({ firstName: 'Zoé' });
-  await driver.goto('/sign-up');
-  await untilPreloaded(driver);
-  await untilOfflineReady(driver);
-  await fillSignUp(driver, who);
-  await withOriginsStopped(async () => {
-    await driver.click('.signup__submit');
-    await untilText(driver, '.signup__queued-title', signupEn.queue.title);
+  await submitWithOriginsStopped(driver, who, async () => {
     // "You can close this page" only where Background Sync can send it with the app closed.
     expect(await driver.evaluate(() => document.querySelector('.signup__queued p')?.textContent)).toBe(
       driver.engine === 'chromium' ? signupEn.queue.message : signupEn.queue.messageWhenOpen,
@@ -118,13 +128,7 @@ test('a sign-up kept with every origin stopped, the app then left: sent at its n
 }) => {
   test.setTimeout(90_000);
   const who = person({ firstName: 'Maël' });
-  await driver.goto('/sign-up');
-  await untilPreloaded(driver);
-  await untilOfflineReady(driver);
-  await fillSignUp(driver, who);
-  await withOriginsStopped(async () => {
-    await driver.click('.signup__submit');
-    await untilText(driver, '.signup__queued-title', signupEn.queue.title);
+  await submitWithOriginsStopped(driver, who, async () => {
     // The user leaves while nothing answers: no page of the app is open when the servers return.
     // (Left, not closed: the driver's page is its own context, whose storage a close would take.)
     await driver.goto('about:blank');
