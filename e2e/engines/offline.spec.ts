@@ -4,14 +4,16 @@ import thankyouEn from '../../remote-thankyou/public/assets/i18n/en.json';
 import type { Driver } from '../support/engines/driver';
 import { expect, test } from '../support/engines/fixtures';
 import { fillSignUp, until, untilInteractive, untilPreloaded, untilText, untilTitle } from '../support/engines/page';
-import { expectCardTaken, person } from '../support/sign-up';
-import { startApp, stopApp } from '../support/servers';
+import { restartHost, startApp, stopApp } from '../support/servers';
+import { DEVICE_STORAGE, readStored, STORED } from '../support/device-storage';
+import { expectCardTaken, person, type Person } from '../support/sign-up';
 import type { AppName } from '../support/topology';
 
 /**
  * The offline start in each engine (docs/offline.md, "By engine"). Playwright's offline switch is
  * Chromium's alone, so here the network is cut the honest way, for every engine alike: the
- * servers of every origin the app uses (host, remotes, API) are stopped.
+ * servers of every origin the app uses (host, remotes, API) are stopped. The kill switch restarts
+ * the host's server with the operator's setting, as a redeploy does.
  */
 const ORIGINS: readonly AppName[] = ['host', 'intro', 'signup', 'thankyou', 'api'];
 
@@ -45,6 +47,22 @@ async function withOriginsStopped(run: () => Promise<void>): Promise<void> {
   } finally {
     for (const app of ORIGINS) await startApp(app);
   }
+}
+
+/**
+ * Fills the form with the origins up and the worker's set kept, then submits it with every origin
+ * stopped: kept, and the user told. `whileStopped` runs before they start again.
+ */
+async function submitWithOriginsStopped(driver: Driver, who: Person, whileStopped: () => Promise<void>) {
+  await driver.goto('/sign-up');
+  await untilPreloaded(driver);
+  await untilOfflineReady(driver);
+  await fillSignUp(driver, who);
+  await withOriginsStopped(async () => {
+    await driver.click('.signup__submit');
+    await untilText(driver, '.signup__queued-title', signupEn.queue.title);
+    await whileStopped();
+  });
 }
 
 /** The host's own stylesheet (the design tokens) applies: it came from the set too. */
@@ -88,13 +106,7 @@ test('a sign-up submitted with every origin stopped is kept, the user told what 
 }) => {
   test.setTimeout(90_000);
   const who = person({ firstName: 'Zoé' });
-  await driver.goto('/sign-up');
-  await untilPreloaded(driver);
-  await untilOfflineReady(driver);
-  await fillSignUp(driver, who);
-  await withOriginsStopped(async () => {
-    await driver.click('.signup__submit');
-    await untilText(driver, '.signup__queued-title', signupEn.queue.title);
+  await submitWithOriginsStopped(driver, who, async () => {
     // "You can close this page" only where Background Sync can send it with the app closed.
     expect(await driver.evaluate(() => document.querySelector('.signup__queued p')?.textContent)).toBe(
       driver.engine === 'chromium' ? signupEn.queue.message : signupEn.queue.messageWhenOpen,
@@ -111,4 +123,67 @@ test('a sign-up submitted with every origin stopped is kept, the user told what 
     30_000,
   );
   await expectCardTaken(request, who);
+});
+
+test('a sign-up kept with every origin stopped, the app then left: sent at its next start once they are back, stored once', async ({
+  driver,
+  request,
+}) => {
+  test.setTimeout(90_000);
+  const who = person({ firstName: 'Maël' });
+  await submitWithOriginsStopped(driver, who, async () => {
+    // The user leaves while nothing answers: no page of the app is open when the servers return.
+    // (Left, not closed: the driver's page is its own context, whose storage a close would take.)
+    await driver.goto('about:blank');
+  });
+  // The servers are back and no page of the app runs: it is still kept, unsent. Read from a file of
+  // the host's origin that runs none of the app's code.
+  await driver.goto('/favicon.svg');
+  expect(await driver.evaluate(readStored, { ...DEVICE_STORAGE, key: STORED.outbox })).toMatchObject({
+    state: 'queued',
+  });
+
+  await driver.goto('/');
+  await expect
+    .poll(() => driver.evaluate(readStored, { ...DEVICE_STORAGE, key: STORED.outbox }).catch(() => 'unreadable'), {
+      message: `${driver.engine}: sent at the start, then deleted from the device`,
+      timeout: 20_000,
+    })
+    .toBeNull();
+  await expectCardTaken(request, who);
+  await driver.goto('/thank-you');
+  await untilText(driver, '.thankyou__headline', `Thank you, ${who.firstName}!`);
+});
+
+test('the kill switch (SERVICE_WORKER=off on the host): at the next navigation the worker and its caches are gone, the page from the network', async ({
+  driver,
+}) => {
+  test.setTimeout(90_000);
+  await driver.goto('/');
+  await untilPreloaded(driver);
+  await untilOfflineReady(driver);
+  try {
+    await restartHost({ SERVICE_WORKER: 'off' });
+    // The worker answers this navigation, and the browser checks its script (served uncached): it
+    // gets the kill switch's, which deletes the caches, unregisters and reloads the page (which may
+    // cut this load short: what counts is checked below).
+    await driver.reload().catch(() => undefined);
+    await expect
+      .poll(
+        () =>
+          driver
+            .evaluate(async () => ({
+              registrations: (await navigator.serviceWorker.getRegistrations()).length,
+              caches: (await caches.keys()).filter((name) => name.startsWith('sg-')),
+              controlled: navigator.serviceWorker.controller !== null,
+            }))
+            .catch(() => null), // reloaded under us: ask again
+        { message: `${driver.engine}: no worker, no caches`, timeout: 30_000, intervals: [250, 500, 1_000] },
+      )
+      .toEqual({ registrations: 0, caches: [], controlled: false });
+    await untilInteractive(driver);
+    await untilText(driver, '#intro-headline', introEn.headline);
+  } finally {
+    await restartHost({});
+  }
 });

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } 
 import { createConnection } from 'node:net';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../../tooling/serve/local-topology';
-import { nginxCommand } from './nginx';
+import { nginxCommand, prepareNginx } from './nginx';
 import { API_DATA_DIR, E2E_OPERATOR_TOKEN, E2E_PORTS, STATE_DIR, type AppName } from './topology';
 
 const pidFile = (app: AppName) => join(STATE_DIR, `${app}.pid`);
@@ -94,4 +94,14 @@ export async function stopApp(app: AppName): Promise<void> {
     signal('SIGKILL');
     await waitForPort(E2E_PORTS[app], false);
   }
+}
+
+/**
+ * The host's server restarted with these operator settings (its image's environment, e.g.
+ * `SERVICE_WORKER=off`), as an operator's redeploy does; `{}` restores the suite's defaults.
+ */
+export async function restartHost(settings: Record<string, string>): Promise<void> {
+  await stopApp('host');
+  prepareNginx('host', settings);
+  await startApp('host');
 }

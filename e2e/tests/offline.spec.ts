@@ -10,9 +10,9 @@ import { expect, expectConsoleErrors, pageTitle, test, waitForInteractive, waitF
 import { BUILD_CACHE_PREFIX, CACHE, META_KEY } from '../../host/src/features/offline/cache-names';
 import type { OfflineSet } from '../../host/src/features/offline/offline-set';
 import { DEVICE_STORAGE, readStored, STORED } from '../support/device-storage';
-import { distOf, prepareNginx, wwwRoot } from '../support/nginx';
+import { distOf, wwwRoot } from '../support/nginx';
 import { buildsInHtml, pageBuilds, publish, release } from '../support/releases';
-import { startApp, stopApp } from '../support/servers';
+import { restartHost } from '../support/servers';
 import { expectCardTaken, fillSignUp, person } from '../support/sign-up';
 import { API_URL, E2E_PORTS, HOST_URL, STATE_DIR } from '../support/topology';
 
@@ -292,11 +292,6 @@ test.describe('the worker itself', () => {
       "self.addEventListener('activate', (event) => event.waitUntil(self.clients.claim()));",
       "self.addEventListener('fetch', (event) => event.respondWith(new Response('broken', { status: 500 })));",
     ].join('\n');
-    const restart = async (overrides: Record<string, string>) => {
-      await stopApp('host');
-      prepareNginx('host', overrides);
-      await startApp('host');
-    };
     try {
       writeFileSync(script(), broken);
       await page.goto('/');
@@ -307,7 +302,7 @@ test.describe('the worker itself', () => {
       expect(response?.status()).toBe(500);
       await expect(page.locator('body')).toHaveText('broken');
 
-      await restart({ SERVICE_WORKER: 'off' });
+      await restartHost({ SERVICE_WORKER: 'off' });
       const served = await fetch(`${HOST_URL}/service-worker.js`);
       expect(served.headers.get('cache-control')).toBe('no-store');
       expect(Buffer.from(await served.arrayBuffer())).toEqual(
@@ -328,7 +323,7 @@ test.describe('the worker itself', () => {
       await waitForInteractive(page);
       await expect(page.getByRole('heading', { name: introEn.headline })).toBeVisible();
     } finally {
-      await restart({});
+      await restartHost({});
     }
   });
 });
