@@ -22,7 +22,10 @@ export interface AccessToken {
  * theirs), revoked with it in the same transaction (docs/access.md).
  */
 export interface RevokedAccessToken extends AccessToken {
+  /** Revoked with it (`cascade: true`): the tokens it created, and theirs. */
   readonly alsoRevoked: readonly AccessToken[];
+  /** Kept (`cascade: false`): the tokens it created, now under its own creator. */
+  readonly reattached: readonly AccessToken[];
 }
 
 /** The `201` of `POST /v1/access/tokens`: the record and the token itself, shown this once. */
