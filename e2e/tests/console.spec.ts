@@ -8,18 +8,18 @@ import { horizontalOverflow, undersizedTargets } from '../support/layout-checks'
 import { distOf } from '../support/nginx';
 import { publish, release } from '../support/releases';
 import { postSignUpPageView } from '../support/telemetry';
-import { API_URL, E2E_OPERATOR_TOKEN } from '../support/topology';
+import { API_URL, E2E_OPERATOR_TOKEN, HOST_URL, OPERATOR_PAGES_URL } from '../support/topology';
 
 /**
- * The team console (docs/console.md) in Chromium, against the production API through the host's
- * proxy, on a 390 px phone: the sign-up team's deployer sees its builds and field data, starts a
+ * The team console (docs/console.md) in Chromium, on the production API's own origin (never the
+ * host's: the host refuses it), on a 390 px phone: the sign-up team's deployer sees its builds and field data, starts a
  * canary, promotes it, rolls back with a reason, locks the remote and sees a release refused with
  * the lock's reason; the intro team's viewer sees none of it and is offered no action, and is
  * signed out when its token is revoked; the operator picks any remote. Tokens are
  * minted with the operator token through the API, as an admin does. The last step hands the
  * remote back (unlocked, detached), so the other specs see the servers as they were.
  */
-const CONSOLE = '/api/v1/console';
+const CONSOLE = `${OPERATOR_PAGES_URL}/v1/console`;
 const PHONE = { width: 390, height: 844 };
 /** What the next build adds to this checkout's entry: its bytes are the change the console shows. */
 const APPENDED = '\n/* the console spec\u2019s next build */\n';
@@ -207,6 +207,17 @@ test('a preview in this browser: this browser alone gets the build, until it is 
   await page.getByRole('button', { name: 'Stop preview' }).click();
   await expect(page.getByRole('status')).toHaveText(/^Done: preview stopped/);
   expect(await snapshot()).toBe(live);
+});
+
+test("the host refuses the console: its token must not share an origin with the remotes' code", async ({ request }) => {
+  for (const path of ['/api/v1/console', '/api/v1/console.js']) {
+    const response = await request.get(`${HOST_URL}${path}`);
+    expect(response.status()).toBe(404);
+    expect(((await response.json()) as { error: { code: string; message: string } }).error).toEqual({
+      code: 'not_found',
+      message: expect.stringContaining("open them on the API's own origin") as unknown,
+    });
+  }
 });
 
 test('the intro team’s viewer sees no sign-up data and is offered no action', async ({ page }) => {
