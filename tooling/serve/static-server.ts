@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { ClientRequest, IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { OPERATOR_PAGE_PREFIXES, OPERATOR_PAGE_REFUSED, type ApiErrorBody } from '@special-gift/shared/api';
+import type { ApiErrorBody } from '@special-gift/shared/api';
 import { join } from 'node:path';
 import { FALLBACK_LANGUAGE, isLanguage, type Language } from '@special-gift/shared';
 import express, { type RequestHandler, type Response } from 'express';
@@ -10,6 +10,7 @@ import { createProxyMiddleware } from 'http-proxy-middleware';
 import { createPageComposer, createScreenFiles, newNonce, pageBucket } from '../compose/compose-page';
 import { PAGE_TEMPLATE_FILE, pageContentSecurityPolicy, SCREEN_FILES_PREFIX } from '../compose/composition';
 import type { RemoteName } from '../remotes';
+import { refuseOperatorPages } from './operator-pages';
 
 export interface StaticServerOptions {
   /** The built app (`<app>/dist`). */
@@ -153,11 +154,7 @@ export async function startStaticServer(options: StaticServerOptions): Promise<S
     next();
   });
   if (options.apiTarget) {
-    // As the host's nginx does: the operator pages stay on the API's own origin (docs/console.md).
-    app.use('/api', (req, res, next) => {
-      if (!OPERATOR_PAGE_PREFIXES.some((prefix) => req.path.startsWith(prefix))) return next();
-      sendJsonError(res, 404, OPERATOR_PAGE_REFUSED);
-    });
+    app.use('/api', refuseOperatorPages);
     app.use(
       '/api',
       bufferApiBody,
