@@ -8,8 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { OPERATOR_PAGE_PREFIXES, OPERATOR_PAGE_REFUSED } from '@special-gift/shared/api';
-import { hostEnvironment } from '../serve/runtime-config';
-import { freePort, resolverOf, type RunningNginx, startDnsServer, startNginx } from './nginx-under-test';
+import { freePort, type RunningNginx, startDnsServer, startHostNginx } from './nginx-under-test';
 
 let dns: Socket;
 let api: Server;
@@ -24,22 +23,9 @@ beforeAll(async () => {
     res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
   });
   await new Promise<void>((resolve) => api.listen(apiPort, '127.0.0.1', resolve));
-  nginx = await startNginx({
-    template: 'host.conf.template',
-    env: (prefix) => {
-      writeFileSync(join(prefix, 'www', 'index.html'), '<!doctype html><title>x</title>');
-      return {
-        ...hostEnvironment({
-          apiUpstream: `http://127.0.0.1:${apiPort}`,
-          remoteEntry: (name) => `http://127.0.0.1:1/${name}/remoteEntry.js`,
-        }),
-        FRAGMENT_CACHE_DIR: join(prefix, 'tmp', 'fragments'),
-        NGINX_RESOLVER: resolverOf(dns),
-        SIGN_UP_RATE_PER_MINUTE: '600',
-      };
-    },
-    readyPath: '/config.json',
-  });
+  nginx = await startHostNginx(apiPort, dns, (www) =>
+    writeFileSync(join(www, 'index.html'), '<!doctype html><title>x</title>'),
+  );
 });
 
 afterAll(async () => {

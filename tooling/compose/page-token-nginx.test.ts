@@ -9,9 +9,8 @@ import { type Socket } from 'node:dgram';
 import { writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { join } from 'node:path';
-import { hostEnvironment } from '../serve/runtime-config';
 import { PAGE_TOKEN, toPageTemplate } from './composition';
-import { freePort, resolverOf, type RunningNginx, startDnsServer, startNginx } from './nginx-under-test';
+import { freePort, type RunningNginx, startDnsServer, startHostNginx } from './nginx-under-test';
 
 const INDEX =
   '<!doctype html><html lang=en dir=ltr><head><title>x</title><script defer src=/main.abc.js></script></head><body><div id=root></div></body></html>';
@@ -42,22 +41,9 @@ beforeAll(async () => {
     res.writeHead(404).end();
   });
   await new Promise<void>((resolve) => api.listen(apiPort, '127.0.0.1', resolve));
-  nginx = await startNginx({
-    template: 'host.conf.template',
-    env: (prefix) => {
-      writeFileSync(join(prefix, 'www', 'page.shtml'), toPageTemplate(INDEX, 1, '/page-loader.1.js'));
-      return {
-        ...hostEnvironment({
-          apiUpstream: `http://127.0.0.1:${apiPort}`,
-          remoteEntry: (name) => `http://127.0.0.1:1/${name}/remoteEntry.js`,
-        }),
-        FRAGMENT_CACHE_DIR: join(prefix, 'tmp', 'fragments'),
-        NGINX_RESOLVER: resolverOf(dns),
-        SIGN_UP_RATE_PER_MINUTE: '600',
-      };
-    },
-    readyPath: '/config.json',
-  });
+  nginx = await startHostNginx(apiPort, dns, (www) =>
+    writeFileSync(join(www, 'page.shtml'), toPageTemplate(INDEX, 1, '/page-loader.1.js')),
+  );
 });
 
 afterAll(async () => {
