@@ -703,6 +703,20 @@ onPostgres('minting and revoking race on postgres', () => {
     expect(await isTokenLive(one, minting.value.id)).toBe(false);
   });
 
+  it('a cascade from a creator waits for a revocation without cascade under it, and revokes what it kept', async () => {
+    const head = await mint(one, 'head', 'operator');
+    const middle = await mint(one, 'middle', head.id);
+    const kept = await mint(one, 'kept', middle.id);
+    const rotating = await held(one, (tx) => revokeToken(tx, middle.id, false));
+    expect(rotating.value?.reattached.map((t) => t.id)).toEqual([kept.id]);
+    const cascading = two.transaction((tx) => revokeToken(tx, head.id, true));
+    expect(await settledWithin(cascading, 300)).toBe(false);
+    rotating.commit();
+    await rotating.finished;
+    expect((await cascading)?.alsoRevoked.map((t) => t.id)).toEqual([kept.id]);
+    expect(await isTokenLive(one, kept.id)).toBe(false);
+  });
+
   it('a mint under a creator being revoked waits, then is refused', async () => {
     const root = await mint(one, 'root refused', 'operator');
     const revoking = await held(one, (tx) => revokeToken(tx, root.id, true));

@@ -134,13 +134,10 @@ export interface Revocation {
  * Each level is locked (FOR UPDATE) by its own statement before the next is read: READ COMMITTED
  * gives each statement a fresh snapshot, so a token minted under a locked row before the lock was
  * granted is seen, and one minted after waits for this transaction (holdLiveCreator) and is refused.
+ * Reattaching is minting under the creator, so it holds the creator first (lockRoot).
  */
 export async function revokeToken(tx: Queryable, id: string, cascade: boolean): Promise<Revocation | null> {
-  const root = await tx.query<{ created_by_id: string | null }>(
-    'SELECT created_by_id FROM access_tokens WHERE id = $1 AND revoked_at IS NULL FOR UPDATE',
-    [id],
-  );
-  const rootRow = root.rows[0];
+  const rootRow = await lockRoot(tx, id, cascade);
   if (!rootRow) return null;
   const ids = [id];
   let level = [id];
@@ -170,4 +167,26 @@ export async function revokeToken(tx: Queryable, id: string, cascade: boolean): 
   const revoked = records.find((record) => record.id === id);
   if (!revoked) throw new Error('a locked live token was not revoked');
   return { revoked, alsoRevoked: records.filter((record) => record.id !== id), reattached };
+}
+
+/**
+ * Locks the live token `id` (FOR UPDATE) and returns its creator's id; null if it is not live.
+ * Without a cascade its tokens move to its creator, so the creator is held first (FOR SHARE, top
+ * down as a revocation locks): a cascade from the creator then waits, and sees them. Its row is
+ * read again after: a revocation or a reattachment of it that committed meanwhile is seen.
+ */
+async function lockRoot(tx: Queryable, id: string, cascade: boolean): Promise<{ created_by_id: string | null } | null> {
+  const read = (lock: string) =>
+    tx.query<{ created_by_id: string | null }>(
+      `SELECT created_by_id FROM access_tokens WHERE id = $1 AND revoked_at IS NULL ${lock}`,
+      [id],
+    );
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    const seen = cascade ? undefined : (await read('')).rows[0];
+    if (seen?.created_by_id)
+      await tx.query('SELECT 1 FROM access_tokens WHERE id = $1 FOR SHARE', [seen.created_by_id]);
+    const locked = (await read('FOR UPDATE')).rows[0] ?? null;
+    if (cascade || !locked || locked.created_by_id === seen?.created_by_id) return locked;
+  }
+  throw new Error(`the creator of token ${id} kept changing while it was being revoked`);
 }
