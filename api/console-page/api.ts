@@ -1,6 +1,6 @@
 // The console's calls to the API: the token the user typed, as a bearer header, and the channel
 // "console" so the audit trail says where a change came from. Relative URLs: the page lives at
-// /v1/console (or /api/v1/console through the host), so `access/me` is /v1/access/me.
+// /v1/console on the API's own origin (the host refuses it), so `access/me` is /v1/access/me.
 
 /** A refusal or failure, with the API's own message (its documented JSON error) when it sent one. */
 export class ApiRefusal extends Error {

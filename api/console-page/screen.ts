@@ -168,27 +168,32 @@ function fieldData(view: View): HTMLElement {
   const role = (id: string) => (id === pointer?.live ? ' (live)' : id === pointer?.canary ? ' (canary)' : '');
   const ms = (value: number | null, samples: number) =>
     value === null ? `– (0 samples)` : `${value.toFixed(0)} ms (${count(samples)} samples)`;
+  const signedMs = (value: number | null) => (value === null ? '–' : `${value.toFixed(0)} ms`);
+  const errors = (figures: BuildReport['signed'], what: string) =>
+    `${count(figures.failedSessions)} of ${count(figures.sessions)} ${what}, ${(figures.errorRate * 100).toFixed(2)} %`;
+  // Each figure twice, side by side: over all page views (unsigned included, so a script can move
+  // them), and over the signed ones alone, which is what the canary verdict judges.
   const rows: ReadonlyArray<readonly [string, (build: BuildReport) => string]> = [
-    ['Page views', (build) => count(build.sessions)],
+    ['Page views, all', (build) => count(build.sessions)],
     // What the verdict judges, and what it set aside (docs/telemetry.md: signed page views).
-    ['Signed page views', (build) => count(build.signed.sessions)],
-    ['Refused page views', (build) => describeRefused(build.provenance)],
+    ['Page views, signed', (build) => count(build.signed.sessions)],
+    ['Page views, refused', (build) => describeRefused(build.provenance)],
+    ['Errors, all page views', (build) => errors(build, 'page views')],
+    ['Errors, signed (verdict)', (build) => errors(build.signed, 'signed page views')],
+    ['p75 LCP, all page views', (build) => ms(build.p75.LCP, build.samples.LCP)],
+    ['p75 LCP, signed (verdict)', (build) => signedMs(build.signed.p75.LCP)],
+    ['p75 INP, all page views', (build) => ms(build.p75.INP, build.samples.INP)],
+    ['p75 INP, signed (verdict)', (build) => signedMs(build.signed.p75.INP)],
     [
-      'Errors',
-      (build) =>
-        `${count(build.failedSessions)} of ${count(build.sessions)} page views, ${(build.errorRate * 100).toFixed(2)} %`,
-    ],
-    ['p75 LCP', (build) => ms(build.p75.LCP, build.samples.LCP)],
-    ['p75 INP', (build) => ms(build.p75.INP, build.samples.INP)],
-    [
-      'p75 CLS',
+      'p75 CLS, all page views',
       (build) =>
         build.p75.CLS === null ? '– (0 samples)' : `${build.p75.CLS.toFixed(3)} (${count(build.samples.CLS)} samples)`,
     ],
+    ['p75 CLS, signed (verdict)', (build) => (build.signed.p75.CLS === null ? '–' : build.signed.p75.CLS.toFixed(3))],
   ];
   const table = element('table', {}, [
     element('caption', {
-      textContent: `Field data of ${view.remote} over ${view.window === '1d' ? 'the last day' : 'the last hour'}, one column per build`,
+      textContent: `Field data of ${view.remote} over ${view.window === '1d' ? 'the last day' : 'the last hour'}, one column per build. "All page views" counts unsigned ones too, which any script can send; "signed" counts only real pages' views, what the canary verdict judges.`,
     }),
     element('thead', {}, [
       element('tr', {}, [

@@ -289,4 +289,23 @@ describe('npm run release', () => {
     expect(revoked.code).toBe(1);
     expect(revoked.err).toMatch(/401 unauthorized/);
   });
+
+  it('token revoke --cascade no rotates an admin token: what it minted keeps working', async () => {
+    const made = async (role: string, name: string, env: Record<string, string> = {}) =>
+      JSON.parse(
+        (await runTool(['token', 'create', 'signup', '--role', role, '--name', name, '--json'], { env })).out,
+      ) as { token: string; id: string };
+    const old = await made('admin', 'signup admin old');
+    const ci = await made('deployer', 'signup CI by old admin', { SG_RELEASE_TOKEN: old.token });
+    const asCi = () => runTool(['history', 'signup'], { env: { SG_RELEASE_TOKEN: ci.token } });
+    const refused = await release('token', 'revoke', old.id, '--cascade', 'maybe');
+    expect(refused.code).toBe(2);
+    expect(refused.err).toMatch(/--cascade must be yes or no/);
+    const rotated = await release('token', 'revoke', old.id, '--cascade', 'no', '--reason', 'rotation');
+    expect(rotated.code).toBe(0);
+    expect(rotated.out).toContain(`kept "signup CI by old admin" (${ci.id}), which it created`);
+    expect((await asCi()).code).toBe(0);
+    expect((await release('token', 'revoke', ci.id)).code).toBe(0);
+    expect((await asCi()).code).toBe(1);
+  });
 });

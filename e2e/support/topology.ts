@@ -22,6 +22,13 @@ export const E2E_PORTS: Topology & { monolith: number } = {
 export const HOST_URL = `http://localhost:${E2E_PORTS.host}`;
 export const MONOLITH_URL = `http://localhost:${E2E_PORTS.monolith}`;
 export const API_URL = `http://127.0.0.1:${E2E_PORTS.api}`;
+/**
+ * The API's own origin as an operator opens its pages (console, report; docs/console.md): the
+ * site's host name on the API's port. Another origin than the host's (sessionStorage is kept per
+ * origin, port included), yet the console's preview cookie reaches the host's pages (a cookie is
+ * kept per host name, whatever the port).
+ */
+export const OPERATOR_PAGES_URL = `http://localhost:${E2E_PORTS.api}`;
 export const STATE_DIR = join(REPO_ROOT, '.e2e');
 export const API_DATA_DIR = join(STATE_DIR, 'api-data');
 /** The suite's build store (docs/releases.md): each remote's nginx serves `<store>/<remote>` under /builds/. */

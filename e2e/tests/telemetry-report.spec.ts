@@ -1,10 +1,10 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, expectConsoleErrors, test } from '../support/fixtures';
 import { postSignUpPageView } from '../support/telemetry';
-import { API_URL, E2E_OPERATOR_TOKEN } from '../support/topology';
+import { API_URL, E2E_OPERATOR_TOKEN, HOST_URL, OPERATOR_PAGES_URL } from '../support/topology';
 
-// Through the host, as operators reach it: the page, its script and the JSON under /api/.
-const REPORT_PAGE = '/api/v1/telemetry/report.html';
+// On the API's own origin, as operators reach it (docs/console.md): the host refuses the page.
+const REPORT_PAGE = `${OPERATOR_PAGES_URL}/v1/telemetry/report.html`;
 const CANARY = 'e2ec0ffee001';
 const BASELINE = 'e2eba5e11e01';
 
@@ -43,6 +43,14 @@ test.describe('the telemetry report page', () => {
     const response = await request.get(`${API_URL}/v1/telemetry/report`);
     expect(response.status()).toBe(401);
     expect(((await response.json()) as { error: { code: string } }).error.code).toBe('unauthorized');
+  });
+
+  test("the host refuses the page: its token must not share an origin with the remotes' code", async ({ request }) => {
+    for (const path of ['/api/v1/telemetry/report.html', '/api/v1/telemetry/report.js']) {
+      const response = await request.get(`${HOST_URL}${path}`);
+      expect(response.status()).toBe(404);
+      expect(((await response.json()) as { error: { code: string } }).error.code).toBe('not_found');
+    }
   });
 
   test('a wrong token is refused, clearly, and shows no data', async ({ page }) => {

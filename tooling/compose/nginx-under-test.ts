@@ -10,7 +10,7 @@ import { type AddressInfo, createServer as createTcpServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../serve/local-topology';
-import { renderTemplate, runEntrypoint } from '../serve/runtime-config';
+import { hostEnvironment, renderTemplate, runEntrypoint } from '../serve/runtime-config';
 
 /**
  * A DNS server answering A questions with `addressesOf(name)` (read at each question, so a test can
@@ -115,4 +115,34 @@ export async function startNginx(options: {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return { url, prefix, stop };
+}
+
+/**
+ * The host's template with the API at `apiPort`, remotes nowhere (port 1), names through `dns` and
+ * a sign-up limit no test reaches; `page` writes the web root's page (index.html or page.shtml);
+ * `more`: further settings of the host's image (e.g. REAL_IP_FROM).
+ */
+export function startHostNginx(
+  apiPort: number,
+  dns: Socket,
+  page: (www: string) => void,
+  more: Readonly<Record<string, string>> = {},
+): Promise<RunningNginx> {
+  return startNginx({
+    template: 'host.conf.template',
+    env: (prefix) => {
+      page(join(prefix, 'www'));
+      return {
+        ...hostEnvironment({
+          apiUpstream: `http://127.0.0.1:${apiPort}`,
+          remoteEntry: (name) => `http://127.0.0.1:1/${name}/remoteEntry.js`,
+        }),
+        FRAGMENT_CACHE_DIR: join(prefix, 'tmp', 'fragments'),
+        NGINX_RESOLVER: resolverOf(dns),
+        SIGN_UP_RATE_PER_MINUTE: '600',
+        ...more,
+      };
+    },
+    readyPath: '/config.json',
+  });
 }

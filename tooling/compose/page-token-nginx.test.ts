@@ -9,9 +9,8 @@ import { type Socket } from 'node:dgram';
 import { writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { join } from 'node:path';
-import { hostEnvironment } from '../serve/runtime-config';
 import { COMPOSED_PAGE_CACHE_CONTROL, PAGE_TOKEN, toPageTemplate } from './composition';
-import { freePort, resolverOf, type RunningNginx, startDnsServer, startNginx } from './nginx-under-test';
+import { freePort, type RunningNginx, startDnsServer, startHostNginx } from './nginx-under-test';
 
 const INDEX =
   '<!doctype html><html lang=en dir=ltr><head><title>x</title><script defer src=/main.abc.js></script></head><body><div id=root></div></body></html>';
@@ -24,25 +23,13 @@ let nginx: RunningNginx;
 let behindProxy: RunningNginx;
 
 /** The host's nginx in front of the stand-in API, its environment plus `more`. */
-const hostNginx = (apiPort: number, more: Record<string, string> = {}) => {
-  return startNginx({
-    template: 'host.conf.template',
-    env: (prefix) => {
-      writeFileSync(join(prefix, 'www', 'page.shtml'), toPageTemplate(INDEX, 1, '/page-loader.1.js'));
-      return {
-        ...hostEnvironment({
-          apiUpstream: `http://127.0.0.1:${apiPort}`,
-          remoteEntry: (name) => `http://127.0.0.1:1/${name}/remoteEntry.js`,
-        }),
-        FRAGMENT_CACHE_DIR: join(prefix, 'tmp', 'fragments'),
-        NGINX_RESOLVER: resolverOf(dns),
-        SIGN_UP_RATE_PER_MINUTE: '600',
-        ...more,
-      };
-    },
-    readyPath: '/config.json',
-  });
-};
+const hostNginx = (apiPort: number, more: Record<string, string> = {}) =>
+  startHostNginx(
+    apiPort,
+    dns,
+    (www) => writeFileSync(join(www, 'page.shtml'), toPageTemplate(INDEX, 1, '/page-loader.1.js')),
+    more,
+  );
 /** How the stand-in API answers the token: at once, never, or with an error status. */
 let tokenAnswer: 'token' | 'hang' | number = 'token';
 /** What the stand-in's refusals carry: quotes and markup, as an error's JSON would. */

@@ -177,8 +177,8 @@ export class ReleaseApi {
     return (await this.call<{ tokens: AccessToken[] }>('GET', path, undefined, { repeatable: true })).body.tokens;
   }
 
-  async revokeToken(id: string, reason: string): Promise<RevokedAccessToken> {
-    return (await this.call<RevokedAccessToken>('POST', `/access/tokens/${id}/revoke`, { reason })).body;
+  async revokeToken(id: string, reason: string, cascade: boolean): Promise<RevokedAccessToken> {
+    return (await this.call<RevokedAccessToken>('POST', `/access/tokens/${id}/revoke`, { reason, cascade })).body;
   }
 }
 

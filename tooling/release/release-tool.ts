@@ -33,7 +33,8 @@ export const USAGE = `Usage: npm run release -- <command> [options]
   token create <remote> --role <viewer|deployer|admin> --name <text> [--days <1-365>]
                                              a token for one remote (printed once; admins only)
   token list <remote>                        that remote's tokens (admins only)
-  token revoke <tokenId>                     revoke a token at once (admins only)
+  token revoke <tokenId> [--cascade yes|no]  revoke a token at once (admins only); yes (the default) also
+                                             revokes the tokens it created, no keeps them (rotation)
 
 Every command takes --reason <text>. Changes are recorded under the token's name.
 Environment: SG_RELEASE_API (http://127.0.0.1:3004), SG_RELEASE_TOKEN (a token scoped to the remote;
@@ -57,7 +58,7 @@ interface ParsedArgs {
   readonly json: boolean;
 }
 
-const VALUE_FLAGS = new Set(['dist', 'reason', 'percent', 'to', 'role', 'name', 'days']);
+const VALUE_FLAGS = new Set(['dist', 'reason', 'percent', 'to', 'role', 'name', 'days', 'cascade']);
 const BUILD_ID = /^[0-9a-f]{12}$/;
 
 function parseArgs(argv: readonly string[]): ParsedArgs {
@@ -328,7 +329,9 @@ async function tokenCommand(args: ParsedArgs, api: ReleaseApi, out: (line: strin
     }
     case 'revoke': {
       if (target === undefined || !/^[0-9a-f]{24}$/.test(target)) throw new UsageError('token revoke needs a token id');
-      const revoked = await api.revokeToken(target, reason);
+      const cascade = args.flags.get('cascade') ?? 'yes';
+      if (cascade !== 'yes' && cascade !== 'no') throw new UsageError('--cascade must be yes or no');
+      const revoked = await api.revokeToken(target, reason, cascade === 'yes');
       out(
         args.json
           ? JSON.stringify(revoked)
@@ -336,6 +339,7 @@ async function tokenCommand(args: ParsedArgs, api: ReleaseApi, out: (line: strin
               `token "${revoked.name}" (${revoked.id}) revoked at ${revoked.revokedAt ?? ''}`,
               // The tokens it created end with it (docs/access.md).
               ...revoked.alsoRevoked.map((other) => `  and "${other.name}" (${other.id}), which it created`),
+              ...revoked.reattached.map((other) => `  kept "${other.name}" (${other.id}), which it created`),
             ].join('\n'),
       );
       return 0;

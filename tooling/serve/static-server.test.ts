@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
+import { OPERATOR_PAGE_REFUSED } from '@special-gift/shared/api';
 import { COMPOSED_PAGE_CACHE_CONTROL, PAGE_TEMPLATE_FILE, toPageTemplate } from '../compose/composition';
 import type { StaticServerOptions } from './static-server';
 
@@ -109,6 +110,21 @@ describe('the /api proxy of the local servers', () => {
     const chunks = Array.from({ length: 32 }, () => 'x'.repeat(64 * 1024));
     const response = await post(Readable.toWeb(Readable.from(chunks)) as ReadableStream);
     expect(response.status).toBe(413);
+  });
+
+  it.each(['/v1/console', '/v1/console.js', '/v1/console.css', '/v1/telemetry/report.html', '/v1/telemetry/report.js'])(
+    "refuses the operator page %s with 404 in JSON: it lives on the API's own origin only",
+    async (path) => {
+      const response = await fetch(`${base}${path}`);
+      expect(response.status).toBe(404);
+      expect(await response.json()).toEqual(OPERATOR_PAGE_REFUSED);
+    },
+  );
+
+  it('still proxies the field report as JSON (a header token, no page)', async () => {
+    const response = await fetch(`${base}/v1/telemetry/report?window=24h`);
+    expect(response.status).toBe(201);
+    expect(((await response.json()) as { path: string }).path).toBe('/v1/telemetry/report?window=24h');
   });
 
   it('answers 502 in the API error shape when the API is down', async () => {

@@ -15,6 +15,7 @@ import {
   SCREEN_FILES_PREFIX,
 } from '../compose/composition';
 import type { RemoteName } from '../remotes';
+import { refuseOperatorPages } from './operator-pages';
 
 export interface StaticServerOptions {
   /** The built app (`<app>/dist`). */
@@ -158,6 +159,7 @@ export async function startStaticServer(options: StaticServerOptions): Promise<S
     next();
   });
   if (options.apiTarget) {
+    app.use('/api', refuseOperatorPages);
     app.use(
       '/api',
       bufferApiBody,

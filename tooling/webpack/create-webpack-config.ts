@@ -9,6 +9,7 @@ import type { Configuration } from 'webpack';
 import type { Configuration as DevServerConfiguration } from 'webpack-dev-server';
 import { REMOTES } from '../remotes';
 import { LOCAL_PORTS } from '../serve/local-topology';
+import { refuseOperatorPages } from '../serve/operator-pages';
 import { localRuntimeConfig } from '../serve/runtime-config';
 import { BuildInfoPlugin } from './build-info-plugin';
 import { ChunkIntegrityPlugin } from './chunk-integrity-plugin';
@@ -210,18 +211,17 @@ function appConfig(options: AppBuildOptions, argv: WebpackArgv): AppConfiguratio
       client: { overlay: { warnings: false } },
       // Same-origin API, as in production: the XSRF cookie needs it.
       proxy: [{ context: ['/api'], target: `http://localhost:${LOCAL_PORTS.api}`, pathRewrite: { '^/api': '' } }],
-      // The host's config.json, from the start-up script the images run (remotes on their ports).
-      ...(isRemote
-        ? {}
-        : {
-            setupMiddlewares: (middlewares, server) => {
-              server.app?.get('/config.json', (_request, response) => {
-                response.setHeader('Cache-Control', 'no-cache');
-                response.json(localRuntimeConfig(LOCAL_PORTS));
-              });
-              return middlewares;
-            },
-          }),
+      setupMiddlewares: (middlewares, server) => {
+        // Before the proxy: the operator pages stay on the API's own origin (docs/console.md).
+        server.app?.use('/api', refuseOperatorPages);
+        // The host's config.json, from the start-up script the images run (remotes on their ports).
+        if (!isRemote)
+          server.app?.get('/config.json', (_request, response) => {
+            response.setHeader('Cache-Control', 'no-cache');
+            response.json(localRuntimeConfig(LOCAL_PORTS));
+          });
+        return middlewares;
+      },
     },
   };
 }

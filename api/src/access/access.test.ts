@@ -4,11 +4,14 @@
 // the same database, rotation without a gap, previews ended per remote, the failure rate limit.
 import type { AddressInfo } from 'node:net';
 import { actionsOf, ROLE_NEEDED, type AccessAction, type AccessIdentity } from '@special-gift/shared/api';
-import { testEngines } from '../../test/support/test-databases';
+import { createTestDatabase, testEngines, type TestDatabase } from '../../test/support/test-databases';
 import { startTestServer, type TestServer } from '../../test/support/test-server';
 import type * as NativePglite from '../../test/support/native-pglite';
 import { createApp } from '../app';
+import type { Database, Queryable } from '../db/database';
+import { openDatabase } from '../db/open-database';
 import { createApiServer } from '../http/protocol-errors';
+import { holdLiveCreator, insertToken, isTokenLive, revokeToken, type NewToken } from './token-store';
 
 jest.mock('@electric-sql/pglite', () =>
   jest.requireActual<typeof NativePglite>('../../test/support/native-pglite').loadPgliteNatively(),
@@ -521,6 +524,42 @@ describe.each(testEngines())('scoped tokens, audit trail and locks on %s', (engi
     ).toHaveLength(3);
   });
 
+  it('rotates an admin token with no gap: cascade false keeps its tokens, under its creator for a later cascade', async () => {
+    const head = await createToken(OWN, 'admin', 'signup head admin');
+    const old = await createToken(OWN, 'admin', 'signup admin (old)', head.token);
+    const ci = await createToken(OWN, 'deployer', 'signup CI by old admin', old.token);
+    const successor = await createToken(OWN, 'admin', 'signup admin (new)', old.token);
+    const read = (token: string) =>
+      fetch(`${server.baseUrl}/v1/releases/remotes/${OWN}`, { headers: { authorization: `Bearer ${token}` } }).then(
+        (r) => r.status,
+      );
+    const refused = await call('POST', `/v1/access/tokens/${old.id}/revoke`, successor.token, { cascade: 'no' });
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(/`cascade` must be true/);
+
+    const before = await auditRows();
+    const answer = await call('POST', `/v1/access/tokens/${old.id}/revoke`, successor.token, {
+      reason: 'rotation',
+      cascade: false,
+    });
+    expect(answer.status).toBe(200);
+    const body = (await answer.json()) as { alsoRevoked: unknown[]; reattached: Array<{ id: string }> };
+    expect(body.alsoRevoked).toEqual([]);
+    expect(body.reattached.map((t) => t.id).sort()).toEqual([ci.id, successor.id].sort());
+    expect(await Promise.all([old, ci, successor].map((t) => read(t.token)))).toEqual([401, 200, 200]);
+    expect((await auditRows()) - before).toBe(1);
+    expect(await lastAudit()).toMatchObject({
+      action: 'token-revoke',
+      reason: 'rotation',
+      toState: expect.stringContaining(`kept, now under its creator: `) as unknown,
+    });
+
+    // The kept tokens now answer to the head admin: its cascade (the default) still reaches them.
+    const cascaded = await ok<{ alsoRevoked: Array<{ id: string }> }>(revoke(head.id));
+    expect(cascaded.alsoRevoked.map((t) => t.id).sort()).toEqual([ci.id, successor.id].sort());
+    expect(await Promise.all([head, ci, successor].map((t) => read(t.token)))).toEqual([401, 401, 401]);
+  });
+
   it("ignores a preview cookie of another environment's API, even with the same operator token", async () => {
     const staging = await startReplica({ releaseEnvironment: 'staging' });
     try {
@@ -549,5 +588,101 @@ describe.each(testEngines())('scoped tokens, audit trail and locks on %s', (engi
     } finally {
       await staging.close();
     }
+  });
+});
+
+// Two pools on one PostgreSQL (two replicas): a token minted while its creator, or a token above
+// it, is being revoked either waits and is refused, or is revoked with it; never live under a
+// revoked creator. PGlite has one connection, so it cannot race.
+const onPostgres = testEngines().includes('postgres') ? describe : describe.skip;
+onPostgres('minting and revoking race on postgres', () => {
+  let database: TestDatabase;
+  let one: Database;
+  let two: Database;
+  const newToken = (name: string, createdById: string): NewToken => ({
+    name,
+    remote: OWN,
+    environment: 'production',
+    role: 'admin',
+    expiresAt: new Date(Date.now() + 86_400_000),
+    createdBy: name,
+    createdById,
+  });
+  const mint = (db: Database, name: string, createdById: string) =>
+    db.transaction(async (tx) => (await insertToken(tx, newToken(name, createdById))).record);
+  /** Runs `work` in a transaction on `db` and holds it open until the returned `commit` is called. */
+  const held = async <T>(db: Database, work: (tx: Queryable) => Promise<T>) => {
+    let commit = () => {};
+    const gate = new Promise<void>((resolve) => (commit = resolve));
+    let reached = (_value: T) => {};
+    const done = new Promise<T>((resolve) => (reached = resolve));
+    const finished = db.transaction(async (tx) => {
+      const value = await work(tx);
+      reached(value);
+      await gate;
+      return value;
+    });
+    return { value: await done, commit, finished };
+  };
+  const settledWithin = async (promise: Promise<unknown>, ms: number) => {
+    let settled = false;
+    void promise.finally(() => (settled = true));
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    return settled;
+  };
+
+  beforeAll(async () => {
+    database = await createTestDatabase('postgres');
+    one = await openDatabase(database.config);
+    two = await openDatabase(database.config);
+  });
+  afterAll(async () => {
+    await one?.close();
+    await two?.close();
+    await database?.drop();
+  });
+
+  it.each([
+    ['the token being revoked', 0],
+    ['a token it created', 1],
+  ])('a token minted under %s, committed during the revocation, is revoked with it', async (_, depth) => {
+    const root = await mint(one, `root ${depth}`, 'operator');
+    const parent = depth === 0 ? root : await mint(one, `child ${depth}`, root.id);
+    const minting = await held(one, async (tx) => {
+      expect(await holdLiveCreator(tx, parent.id)).toBe(true);
+      return (await insertToken(tx, newToken(`minted ${depth}`, parent.id))).record;
+    });
+    const revoking = two.transaction((tx) => revokeToken(tx, root.id, true));
+    // The revocation waits for the mint's lock on its creator instead of reading past it.
+    expect(await settledWithin(revoking, 300)).toBe(false);
+    minting.commit();
+    await minting.finished;
+    const revocation = await revoking;
+    expect(revocation?.alsoRevoked.map((t) => t.id)).toContain(minting.value.id);
+    expect(await isTokenLive(one, minting.value.id)).toBe(false);
+  });
+
+  it('a cascade from a creator waits for a revocation without cascade under it, and revokes what it kept', async () => {
+    const head = await mint(one, 'head', 'operator');
+    const middle = await mint(one, 'middle', head.id);
+    const kept = await mint(one, 'kept', middle.id);
+    const rotating = await held(one, (tx) => revokeToken(tx, middle.id, false));
+    expect(rotating.value?.reattached.map((t) => t.id)).toEqual([kept.id]);
+    const cascading = two.transaction((tx) => revokeToken(tx, head.id, true));
+    expect(await settledWithin(cascading, 300)).toBe(false);
+    rotating.commit();
+    await rotating.finished;
+    expect((await cascading)?.alsoRevoked.map((t) => t.id)).toEqual([kept.id]);
+    expect(await isTokenLive(one, kept.id)).toBe(false);
+  });
+
+  it('a mint under a creator being revoked waits, then is refused', async () => {
+    const root = await mint(one, 'root refused', 'operator');
+    const revoking = await held(one, (tx) => revokeToken(tx, root.id, true));
+    const holding = two.transaction((tx) => holdLiveCreator(tx, root.id));
+    expect(await settledWithin(holding, 300)).toBe(false);
+    revoking.commit();
+    await revoking.finished;
+    expect(await holding).toBe(false);
   });
 });

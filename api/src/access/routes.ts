@@ -6,11 +6,23 @@ import { methodNotAllowed } from '../http/method-not-allowed';
 import { parseJsonBody, requireJsonContentType } from '../http/json-body';
 import { bodyFields, jsonObject, queryLimit, REMOTE_NAME } from '../http/request-fields';
 import { appendAudit, readAudit } from './audit-store';
-import { actorOf, authorize, principalOf, type Access } from './authenticate';
-import { findToken, insertToken, listTokens, revokeToken, ROLES, type Role, type TokenRecord } from './token-store';
+import { actorOf, authorize, OPERATOR_TOKEN_ID, principalOf, type Access } from './authenticate';
+import {
+  findToken,
+  holdLiveCreator,
+  insertToken,
+  listTokens,
+  revokeToken,
+  ROLES,
+  type Role,
+  type TokenRecord,
+} from './token-store';
 
 const invalid = (message: string) => new ApiError(400, 'bad_request', message);
 const { readString, readInteger } = bodyFields(invalid);
+/** The creator was revoked while this request was on its way (authentication had passed). */
+const creatorRevoked = () =>
+  new ApiError(401, 'unauthorized', 'This token was revoked while the request was on its way: sign in again.');
 const TOKEN_ID = /^[0-9a-f]{24}$/;
 /** A token lives a year at most: rotation is routine, not an event. */
 export const MAX_TOKEN_DAYS = 365;
@@ -57,6 +69,9 @@ export function accessRoutes(access: Access): Router {
       const actor = actorOf(req, res);
       const expiresAt = new Date(Date.now() + days * 86_400_000);
       const created = await db.transaction(async (tx) => {
+        // Authentication read the creator outside this transaction: hold it live until commit (token-store.ts).
+        if (principal.tokenId !== OPERATOR_TOKEN_ID && !(await holdLiveCreator(tx, principal.tokenId)))
+          throw creatorRevoked();
         const made = await insertToken(tx, {
           name,
           remote,
@@ -96,19 +111,25 @@ export function accessRoutes(access: Access): Router {
     .route('/v1/access/tokens/:id/revoke')
     .post(...auth, ...json, async (req, res) => {
       const id = req.params.id;
-      const reason = readString(jsonObject(req), 'reason', { max: 500, optional: true }) ?? '';
+      const body = jsonObject(req);
+      const reason = readString(body, 'reason', { max: 500, optional: true }) ?? '';
+      // On by default: a revocation is most often the answer to a leak (docs/access.md).
+      const cascade = body.cascade ?? true;
+      if (typeof cascade !== 'boolean')
+        throw invalid('`cascade` must be true (also revoke the tokens it created) or false (keep them).');
       const token = typeof id === 'string' && TOKEN_ID.test(id) ? await findToken(db, id) : null;
       if (!token || token.environment !== environment)
         throw new ApiError(404, 'not_found', 'There is no token with this id in this environment.');
       authorize(res, token.remote, 'admin', 'revoke tokens');
       const actor = actorOf(req, res);
       const done = await db.transaction(async (tx) => {
-        const revoked = await revokeToken(tx, token.id);
-        if (!revoked) return null;
-        // One entry per token ended, the ones it created saying why.
+        const revocation = await revokeToken(tx, token.id, cascade);
+        if (!revocation) return null;
+        const kept = revocation.reattached.map((other) => `"${other.name}" (${other.id})`).join(', ');
+        // One entry per token ended, the ones it created saying why; the ones kept named in its entry.
         for (const [ended, why] of [
-          [revoked.revoked, reason],
-          ...revoked.alsoRevoked.map(
+          [revocation.revoked, reason],
+          ...revocation.alsoRevoked.map(
             (other) => [other, `created by "${token.name}" (${token.id}), revoked with it`] as const,
           ),
         ] as const)
@@ -118,13 +139,15 @@ export function accessRoutes(access: Access): Router {
             remote: ended.remote,
             action: 'token-revoke',
             fromState: describeToken(ended),
-            toState: `revoked at ${ended.revokedAt ?? ''}`,
+            toState:
+              `revoked at ${ended.revokedAt ?? ''}` +
+              (ended.id === token.id && kept !== '' ? `; kept, now under its creator: ${kept}` : ''),
             reason: why,
           });
-        return revoked;
+        return revocation;
       });
       if (!done) throw new ApiError(404, 'not_found', `The token "${token.name}" is already revoked.`);
-      res.json({ ...done.revoked, alsoRevoked: done.alsoRevoked });
+      res.json({ ...done.revoked, alsoRevoked: done.alsoRevoked, reattached: done.reattached });
     })
     .all(methodNotAllowed(['POST']));
 

@@ -105,26 +105,88 @@ export async function listTokens(db: Queryable, environment: string, remote: str
 }
 
 /**
- * Revokes a live token and every live token it created, and theirs, at once: a token an admin
- * token minted never outlives it (a leaked admin token's backdoors end with it). Null if the token
- * was already revoked (or does not exist); else it, and the others revoked with it.
+ * Holds the creator's row (FOR SHARE) for the rest of the transaction that mints under it; false if
+ * it is revoked. A revocation of it (or of any token above it) takes FOR UPDATE on that row first,
+ * so the two serialize: either the revocation waits and then sees the new token, or this waits and
+ * then sees the creator revoked. Not for the operator credential: it has no row and no revocation.
  */
-export async function revokeToken(
-  tx: Queryable,
-  id: string,
-): Promise<{ revoked: TokenRecord; alsoRevoked: TokenRecord[] } | null> {
+export async function holdLiveCreator(tx: Queryable, creatorId: string): Promise<boolean> {
+  const result = await tx.query<object>('SELECT 1 FROM access_tokens WHERE id = $1 AND revoked_at IS NULL FOR SHARE', [
+    creatorId,
+  ]);
+  return result.rows.length === 1;
+}
+
+export interface Revocation {
+  readonly revoked: TokenRecord;
+  /** Revoked with it (a cascade): the tokens it created, and theirs. */
+  readonly alsoRevoked: TokenRecord[];
+  /** Without a cascade: the tokens it created, now answering to its creator. */
+  readonly reattached: TokenRecord[];
+}
+
+/**
+ * Revokes a live token. With `cascade`, also every live token it created, and theirs, at once: a
+ * leaked admin token's backdoors end with it. Without, the tokens it created stay valid and are
+ * reattached to its own creator, so a later cascade from there still reaches them (rotating an
+ * admin token without a gap). Null if the token was already revoked (or does not exist).
+ *
+ * Each level is locked (FOR UPDATE) by its own statement before the next is read: READ COMMITTED
+ * gives each statement a fresh snapshot, so a token minted under a locked row before the lock was
+ * granted is seen, and one minted after waits for this transaction (holdLiveCreator) and is refused.
+ * Reattaching is minting under the creator, so it holds the creator first (lockRoot).
+ */
+export async function revokeToken(tx: Queryable, id: string, cascade: boolean): Promise<Revocation | null> {
+  const rootRow = await lockRoot(tx, id, cascade);
+  if (!rootRow) return null;
+  const ids = [id];
+  let level = [id];
+  while (cascade && level.length > 0) {
+    const next = await tx.query<{ id: string }>(
+      'SELECT id FROM access_tokens WHERE created_by_id = ANY($1::text[]) AND revoked_at IS NULL FOR UPDATE',
+      [level],
+    );
+    level = next.rows.map((row) => row.id).filter((child) => !ids.includes(child));
+    ids.push(...level);
+  }
+  const reattached = cascade
+    ? []
+    : (
+        await tx.query<object>(
+          `UPDATE access_tokens SET created_by_id = $2 WHERE created_by_id = $1 AND revoked_at IS NULL
+           RETURNING ${TOKEN.list}`,
+          [id, rootRow.created_by_id],
+        )
+      ).rows.map((row) => TOKEN.read(row));
   const result = await tx.query<object>(
-    `WITH RECURSIVE minted (id) AS (
-       SELECT id FROM access_tokens WHERE id = $1 AND revoked_at IS NULL
-       UNION
-       SELECT t.id FROM access_tokens t JOIN minted m ON t.created_by_id = m.id
-     )
-     UPDATE access_tokens SET revoked_at = now()
-     WHERE id IN (SELECT id FROM minted) AND revoked_at IS NULL
+    `UPDATE access_tokens SET revoked_at = now() WHERE id = ANY($1::text[]) AND revoked_at IS NULL
      RETURNING ${TOKEN.list}`,
-    [id],
+    [ids],
   );
   const records = result.rows.map((row) => TOKEN.read(row));
   const revoked = records.find((record) => record.id === id);
-  return revoked ? { revoked, alsoRevoked: records.filter((record) => record.id !== id) } : null;
+  if (!revoked) throw new Error('a locked live token was not revoked');
+  return { revoked, alsoRevoked: records.filter((record) => record.id !== id), reattached };
+}
+
+/**
+ * Locks the live token `id` (FOR UPDATE) and returns its creator's id; null if it is not live.
+ * Without a cascade its tokens move to its creator, so the creator is held first (FOR SHARE, top
+ * down as a revocation locks): a cascade from the creator then waits, and sees them. Its row is
+ * read again after: a revocation or a reattachment of it that committed meanwhile is seen.
+ */
+async function lockRoot(tx: Queryable, id: string, cascade: boolean): Promise<{ created_by_id: string | null } | null> {
+  const read = (lock: string) =>
+    tx.query<{ created_by_id: string | null }>(
+      `SELECT created_by_id FROM access_tokens WHERE id = $1 AND revoked_at IS NULL ${lock}`,
+      [id],
+    );
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    const seen = cascade ? undefined : (await read('')).rows[0];
+    if (seen?.created_by_id)
+      await tx.query('SELECT 1 FROM access_tokens WHERE id = $1 FOR SHARE', [seen.created_by_id]);
+    const locked = (await read('FOR UPDATE')).rows[0] ?? null;
+    if (cascade || !locked || locked.created_by_id === seen?.created_by_id) return locked;
+  }
+  throw new Error(`the creator of token ${id} kept changing while it was being revoked`);
 }

@@ -37,6 +37,11 @@ describe('originCheck', () => {
       { 'sec-fetch-site': 'same-origin', origin: 'https://gift.example' },
     ],
     ['neither header (not a browser)', {}],
+    // The console on the API's own origin: its Origin is not the site's, but its token is in a header.
+    [
+      "Sec-Fetch-Site: same-origin, the API's own Origin and an Authorization header (an operator page)",
+      () => ({ 'sec-fetch-site': 'same-origin', origin: `http://${host}`, authorization: 'Bearer sg_x' }),
+    ],
   ])('lets a POST with %s through', async (_label, headers) => {
     const response = await fetch(url, { method: 'POST', headers: typeof headers === 'function' ? headers() : headers });
     expect(response.status).toBe(200);
@@ -57,6 +62,14 @@ describe('originCheck', () => {
     [
       'Sec-Fetch-Site: same-origin from a rebound name',
       () => ({ 'sec-fetch-site': 'same-origin', origin: `http://${host}` }),
+    ],
+    [
+      'an Authorization header from another site',
+      { 'sec-fetch-site': 'cross-site', origin: 'https://evil.example', authorization: 'Bearer sg_x' },
+    ],
+    [
+      'an Authorization header and another Origin, without Sec-Fetch-Site',
+      { origin: 'https://evil.example', authorization: 'Bearer sg_x' },
     ],
   ])('refuses a POST with %s: 403 cross_origin_request', async (_label, headers) => {
     const response = await fetch(url, { method: 'POST', headers: typeof headers === 'function' ? headers() : headers });

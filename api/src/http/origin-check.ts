@@ -17,6 +17,10 @@ const LOOPBACK_ORIGIN = /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:[0-9]+)?$
  * compared with `Host`: a page on a name that an attacker's DNS points at this server (DNS
  * rebinding) is "same-origin" to the browser, and its `Host` matches its `Origin`. A client that
  * sends neither header (curl, a server) is not a browser and is left to the XSRF check.
+ *
+ * One exception: a same-origin request that carries an `Authorization` header, as the operator
+ * pages (console, report) send from the API's own origin (docs/console.md). A browser never adds
+ * that header by itself, so no other page can forge it; a rebound page would need the token too.
  */
 export function originCheck({ allowedOrigins }: { readonly allowedOrigins: readonly string[] }): RequestHandler {
   const isSite = (origin: string) =>
@@ -25,6 +29,7 @@ export function originCheck({ allowedOrigins }: { readonly allowedOrigins: reado
     if (SAFE_METHODS.has(req.method)) return next();
     const site = req.get('sec-fetch-site');
     if (site !== undefined && site !== 'same-origin' && site !== 'none') return next(REFUSED());
+    if (site === 'same-origin' && req.get('authorization') !== undefined) return next();
     const origin = req.get('origin')?.toLowerCase();
     next(origin === undefined || isSite(origin) ? undefined : REFUSED());
   };

@@ -115,7 +115,7 @@ function report(db: Database): RequestHandler {
   };
 }
 
-// Served at /v1/telemetry/report.html and, through the host, /api/v1/telemetry/report.html.
+// Served at /v1/telemetry/report.html, on the API's own origin only: the host refuses it (docs/console.md).
 const REPORT_HTML = operatorPageHtml({
   page: REPORT_PAGE,
   title: 'Field telemetry by remote and build',

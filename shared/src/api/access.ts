@@ -22,7 +22,10 @@ export interface AccessToken {
  * theirs), revoked with it in the same transaction (docs/access.md).
  */
 export interface RevokedAccessToken extends AccessToken {
+  /** Revoked with it (`cascade: true`): the tokens it created, and theirs. */
   readonly alsoRevoked: readonly AccessToken[];
+  /** Kept (`cascade: false`): the tokens it created, now under its own creator. */
+  readonly reattached: readonly AccessToken[];
 }
 
 /** The `201` of `POST /v1/access/tokens`: the record and the token itself, shown this once. */
@@ -108,3 +111,18 @@ export interface AccessIdentity {
   /** The remotes it may read: its own, or every one of the app for the operator. */
   readonly remotes: readonly string[];
 }
+
+/**
+ * The API paths of the operator pages (the team console, the field report) and their scripts: served
+ * only on the API's own origin. A host's proxy refuses them under `/api` (docs/console.md): on the
+ * host's origin, every remote's script could read the token the page keeps in sessionStorage.
+ */
+export const OPERATOR_PAGE_PREFIXES = ['/v1/console', '/v1/telemetry/report.'] as const;
+
+/** The `404` a host's proxy answers for them, in the API's error shape (the nginx template says the same). */
+export const OPERATOR_PAGE_REFUSED = {
+  error: {
+    code: 'not_found',
+    message: "The operator pages are not served through the host: open them on the API's own origin (docs/console.md).",
+  },
+} as const;

@@ -137,6 +137,8 @@ export {
   ROLE_NEEDED,
   ROLES,
   type AccessAction,
+  OPERATOR_PAGE_PREFIXES,
+  OPERATOR_PAGE_REFUSED,
   type AccessIdentity,
   type AccessToken,
   type AuditAction,
