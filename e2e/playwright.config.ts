@@ -11,7 +11,8 @@ export default defineConfig<EngineOptions>({
   retries: 0,
   timeout: 45_000,
   expect: { timeout: 10_000 },
-  reporter: [['list']],
+  // The list as it goes, then the 15 slowest tests (where the minutes go).
+  reporter: [['list'], ['./support/slowest-reporter.ts']],
   globalSetup: './support/global-setup.ts',
   globalTeardown: './support/global-teardown.ts',
   outputDir: '../test-results',

@@ -1,4 +1,5 @@
 import { test as base, expect, type Page } from '@playwright/test';
+import { suiteBaseline } from './suite-state';
 
 export interface AppFixtures {
   /** Console errors, page errors and CSP violations seen during the test. */
@@ -12,7 +13,8 @@ const EXPECTS_ERRORS = 'expects-console-errors';
  * unless it declares with `expectConsoleErrors()` that it provokes failures on purpose (a server
  * stopped, a 404 injected).
  */
-export const test = base.extend<AppFixtures>({
+export const test = base.extend<AppFixtures, { suiteBaseline: void }>({
+  suiteBaseline,
   consoleErrors: [
     async ({ page }, provide, testInfo) => {
       const errors: string[] = [];

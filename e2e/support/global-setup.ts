@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { REMOTES } from '../../tooling/remotes';
 import { REPO_ROOT } from '../../tooling/serve/local-topology';
-import { startApp, stopApp } from './servers';
+import { HOST_SETTINGS, startApp, stopApp } from './servers';
 import { distOf, prepareNginx } from './nginx';
 import { API_DATA_DIR, APPS, BUILD_STORE_DIR, STATE_DIR } from './topology';
 
@@ -21,6 +21,7 @@ export default async function globalSetup(): Promise<void> {
   for (const app of APPS) await stopApp(app);
   rmSync(API_DATA_DIR, { recursive: true, force: true });
   rmSync(BUILD_STORE_DIR, { recursive: true, force: true });
+  rmSync(HOST_SETTINGS, { force: true });
   mkdirSync(STATE_DIR, { recursive: true });
   for (const app of APPS) if (app !== 'api') prepareNginx(app);
   for (const app of APPS) await startApp(app);

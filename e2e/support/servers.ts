@@ -31,7 +31,8 @@ function commandFor(app: AppName): { command: string; args: string[]; cwd: strin
   return { ...nginxCommand(app), cwd: REPO_ROOT, env: process.env };
 }
 
-function portOpen(port: number): Promise<boolean> {
+/** Whether something accepts connections on the port (loopback). */
+export function isPortOpen(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = createConnection({ port, host: '127.0.0.1' });
     socket.once('connect', () => socket.end(() => resolve(true)));
@@ -44,7 +45,7 @@ const API_START_TIMEOUT_MS = 90_000;
 async function waitForPort(port: number, open: boolean, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if ((await portOpen(port)) === open) return;
+    if ((await isPortOpen(port)) === open) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`port ${port} did not ${open ? 'open' : 'close'} within ${timeoutMs} ms`);
@@ -104,4 +105,12 @@ export async function restartHost(settings: Record<string, string>): Promise<voi
   await stopApp('host');
   prepareNginx('host', settings);
   await startApp('host');
+  // Kept in a file, so a later worker (suite-state.ts) knows the host still runs other settings.
+  if (Object.keys(settings).length === 0) rmSync(HOST_SETTINGS, { force: true });
+  else writeFileSync(HOST_SETTINGS, JSON.stringify(settings));
 }
+
+export const HOST_SETTINGS = join(STATE_DIR, 'host-settings.json');
+
+/** Whether the host runs other settings than the suite's defaults (restartHost was left half-way). */
+export const hostSettingsChanged = () => existsSync(HOST_SETTINGS);

@@ -9,6 +9,7 @@ import { distOf } from '../support/nginx';
 import { publish, release } from '../support/releases';
 import { postSignUpPageView } from '../support/telemetry';
 import { API_URL, E2E_OPERATOR_TOKEN, HOST_URL, OPERATOR_PAGES_URL } from '../support/topology';
+import { restoreSuiteState } from '../support/suite-state';
 
 /**
  * The team console (docs/console.md) in Chromium, on the production API's own origin (never the
@@ -85,14 +86,9 @@ test.beforeAll(async ({ request }) => {
   await seedFieldData(request, [live, next]);
 });
 
-test.afterAll(async ({ request }) => {
-  // Locked by the journey (not when a single test of this file runs alone).
-  const state = await request.get(`${API_URL}/v1/releases/remotes/signup`, {
-    headers: { authorization: `Bearer ${E2E_OPERATOR_TOKEN}` },
-  });
-  if (((await state.json()) as { lock: unknown }).lock !== null)
-    release('unlock', 'signup', '--reason', 'e2e console: done');
-  release('detach', 'signup', '--reason', 'e2e console: back to the image build');
+test.afterAll(async () => {
+  // Locked and released by the journey: unlocked and detached again.
+  await restoreSuiteState();
   rmSync(variant, { recursive: true, force: true });
 });
 

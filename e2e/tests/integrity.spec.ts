@@ -9,6 +9,7 @@ import { pageBuilds, publish, release } from '../support/releases';
 import { breakRemote, REMOTE_NAMES, remoteOrigin, SCREENS, type RemoteName } from '../support/remote-failures';
 import { collectorRunning, hideAndCollect } from '../support/telemetry';
 import { HOST_URL } from '../support/topology';
+import { restoreSuiteState } from '../support/suite-state';
 
 /**
  * Integrity, fail closed (docs/security.md): with every remote released, a file of a remote's
@@ -30,8 +31,8 @@ test.describe('every remote released', () => {
     }
   });
 
-  test.afterAll(() => {
-    for (const remote of REMOTE_NAMES) release('detach', remote, '--reason', 'e2e: back to the image build');
+  test.afterAll(async () => {
+    await restoreSuiteState();
   });
 
   /**

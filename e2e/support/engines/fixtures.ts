@@ -3,6 +3,7 @@ import { launchChromium } from './chromium';
 import type { Driver, Engine } from './driver';
 import { launchFirefox } from './firefox';
 import { launchWebKit } from './webkit';
+import { suiteBaseline } from '../suite-state';
 
 const LAUNCHERS = { chromium: launchChromium, firefox: launchFirefox, webkit: launchWebKit } as const;
 
@@ -12,6 +13,7 @@ export interface EngineOptions {
 }
 
 interface EngineWorker extends EngineOptions {
+  suiteBaseline: void;
   engineBrowser: Awaited<ReturnType<(typeof LAUNCHERS)[Engine]>>;
 }
 
@@ -21,6 +23,7 @@ interface EngineWorker extends EngineOptions {
  */
 export const test = base.extend<{ driver: Driver }, EngineWorker>({
   engine: ['chromium', { option: true, scope: 'worker' }],
+  suiteBaseline,
   engineBrowser: [
     async ({ engine }, provide) => {
       const browser = await LAUNCHERS[engine]();
