@@ -9,7 +9,18 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/usr/sbin"
 
-step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+# Each step's time, printed at the end (pass or fail), so the next person sees where the minutes go.
+step_times=(); step_name=""; step_started=$SECONDS
+end_step() {
+  [ -n "$step_name" ] && step_times+=("$(printf '%6d s  %s' $((SECONDS - step_started)) "$step_name")")
+  step_name=""
+}
+step() { end_step; step_name="$*"; step_started=$SECONDS; printf '\n\033[1m== %s\033[0m\n' "$*"; }
+print_step_times() {
+  end_step
+  printf '\n== Time per step (%d s in all)\n' "$SECONDS"
+  printf '%s\n' "${step_times[@]}"
+}
 
 # Chromium for the browser tests, nginx to serve the builds exactly as the images do,
 # docker-compose to validate docker-compose.yml (there is no Docker engine to run it).
@@ -52,7 +63,7 @@ fi
 # A throwaway PostgreSQL cluster on loopback for the API's tests (TEST_DATABASE_URL); stopped and
 # deleted on any exit, failure included.
 source tooling/postgres/throwaway-cluster.sh
-trap stop_throwaway_postgres EXIT
+trap 'stop_throwaway_postgres; print_step_times' EXIT
 step "PostgreSQL for the API tests"; start_throwaway_postgres
 
 step "Lint";        npm run lint
