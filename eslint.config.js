@@ -10,7 +10,7 @@ const reactHooks = require('eslint-plugin-react-hooks');
 const importX = require('eslint-plugin-import-x');
 const { createTypeScriptImportResolver } = require('eslint-import-resolver-typescript');
 const globals = require('globals');
-const remotes = require('./tooling/remotes.json');
+const remotes = require('./tooling/remotes/remotes.json');
 
 const remoteDirs = remotes.map((remote) => remote.dir);
 const hostFeatures = require('node:fs').readdirSync(`${__dirname}/host/src/features`);

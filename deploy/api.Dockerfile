@@ -5,7 +5,7 @@
 FROM node:20-bookworm-slim AS build
 WORKDIR /repo
 COPY package.json package-lock.json .npmrc ./
-# >>> generated from tooling/remotes.json by `npm run generate`, do not edit: workspace manifests
+# >>> generated from tooling/remotes/remotes.json by `npm run generate`, do not edit: workspace manifests
 COPY shared/package.json shared/
 COPY host/package.json host/
 COPY remote-intro/package.json remote-intro/
@@ -23,14 +23,14 @@ COPY api api
 # The one helper the API shares with the local serve scripts: stop when the parent process dies;
 # and the list of remotes, whose names and routes telemetry accepts.
 COPY tooling/process tooling/process
-COPY tooling/remotes.generated.ts tooling/
+COPY tooling/remotes/remotes.generated.ts tooling/
 RUN npm run build -w api
 
 FROM node:20-bookworm-slim
 WORKDIR /repo
 ENV NODE_ENV=production
 COPY package.json package-lock.json .npmrc ./
-# >>> generated from tooling/remotes.json by `npm run generate`, do not edit: workspace manifests (runtime)
+# >>> generated from tooling/remotes/remotes.json by `npm run generate`, do not edit: workspace manifests (runtime)
 COPY shared/package.json shared/
 COPY host/package.json host/
 COPY remote-intro/package.json remote-intro/

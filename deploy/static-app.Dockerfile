@@ -7,7 +7,7 @@ FROM node:20-bookworm-slim AS build
 WORKDIR /repo
 # Manifests first, so the dependency layer is cached until they change.
 COPY package.json package-lock.json .npmrc ./
-# >>> generated from tooling/remotes.json by `npm run generate`, do not edit: workspace manifests
+# >>> generated from tooling/remotes/remotes.json by `npm run generate`, do not edit: workspace manifests
 COPY shared/package.json shared/
 COPY host/package.json host/
 COPY remote-intro/package.json remote-intro/

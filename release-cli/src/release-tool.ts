@@ -1,22 +1,18 @@
 import path from 'node:path';
 import { ROLES, type Role } from '@special-gift/shared/api';
-import { REMOTES, type RemoteApp } from '../remotes';
+import { REMOTES, type RemoteApp } from '../../tooling/remotes';
+import { type CommandLine, parseCommandLine, UsageError } from './arguments';
 import { channelFrom, ReleaseApi, type ActionRequest, type RemoteState } from './api-client';
 import { computeBuild } from './build-id';
 import { buildFootprint } from './footprint';
 import { checkDist, Refusal } from './integrity';
 import { readOrCreateOperatorToken } from './operator-token';
 import { buildsToPurge } from './retention';
-import type { BuildStore } from './build-store';
+import type { BuildStore } from './store/store-interface';
 import { buildIntegrity } from './sri';
-import { openBuildStore } from './store';
+import { openBuildStore } from './store/open-store';
 
-/** A command line that cannot be understood (exit code 2, with the usage). */
-export class UsageError extends Error {
-  override readonly name = 'UsageError';
-}
-
-export const USAGE = `Usage: npm run release -- <command> [options]
+export const USAGE = `Usage: sg-release <command> [options]   (in the monorepo: npm run release -- …)
 
   publish <remote> [--dist <dir>] [--json]   check, store and register a build; prints its id
   release <remote> <buildId>                 make a build live (clears any canary)
@@ -35,6 +31,7 @@ export const USAGE = `Usage: npm run release -- <command> [options]
   token list <remote>                        that remote's tokens (admins only)
   token revoke <tokenId> [--cascade yes|no]  revoke a token at once (admins only); yes (the default) also
                                              revokes the tokens it created, no keeps them (rotation)
+  telemetry report|verdict …                 the telemetry report, the canary verdict (sg-release telemetry)
 
 Every command takes --reason <text>. Changes are recorded under the token's name.
 Environment: SG_RELEASE_API (http://127.0.0.1:3004), SG_RELEASE_TOKEN (a token scoped to the remote;
@@ -44,41 +41,33 @@ settings: AWS_ENDPOINT_URL_S3, AWS_REGION, credentials), SG_HOST_URL (http://loc
 Exit codes: 0 done, 1 refused (the reason on stderr), 2 usage.`;
 
 export interface ToolContext {
-  readonly repoRoot: string;
+  /**
+   * The folder the defaults are under: the operator token (.data/operator-token), the directory
+   * store (.data/builds) and a remote's dist (<folder>/dist). The monorepo's root under
+   * `npm run release`, the team's checkout in its CI (which names --dist and SG_BUILD_STORE).
+   */
+  readonly workDir: string;
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly out: (line: string) => void;
   readonly err: (line: string) => void;
   readonly now?: () => Date;
 }
 
-interface ParsedArgs {
-  readonly command: string;
-  readonly positional: string[];
-  readonly flags: Map<string, string>;
-  readonly json: boolean;
-}
+const OPTIONS = {
+  json: { type: 'boolean' },
+  dist: { type: 'string' },
+  reason: { type: 'string' },
+  percent: { type: 'string' },
+  to: { type: 'string' },
+  role: { type: 'string' },
+  name: { type: 'string' },
+  days: { type: 'string' },
+  cascade: { type: 'string' },
+} as const;
 
-const VALUE_FLAGS = new Set(['dist', 'reason', 'percent', 'to', 'role', 'name', 'days', 'cascade']);
+type ParsedArgs = CommandLine<typeof OPTIONS>;
+
 const BUILD_ID = /^[0-9a-f]{12}$/;
-
-function parseArgs(argv: readonly string[]): ParsedArgs {
-  const positional: string[] = [];
-  const flags = new Map<string, string>();
-  let json = false;
-  for (let index = 0; index < argv.length; index += 1) {
-    const arg = argv[index] ?? '';
-    if (arg === '--json') json = true;
-    else if (arg.startsWith('--')) {
-      const [name = '', inline] = arg.slice(2).split(/=(.*)/s, 2);
-      if (!VALUE_FLAGS.has(name)) throw new UsageError(`unknown option --${name}`);
-      const value = inline ?? argv[++index];
-      if (value === undefined) throw new UsageError(`--${name} needs a value`);
-      flags.set(name, value);
-    } else positional.push(arg);
-  }
-  const [command = '', ...rest] = positional;
-  return { command, positional: rest, flags, json };
-}
 
 function remoteNamed(name: string | undefined): RemoteApp {
   if (name === undefined) throw new UsageError('name a remote');
@@ -95,7 +84,7 @@ function buildIdArg(value: string | undefined, what = 'build id'): string {
 }
 
 function expectArgs(args: ParsedArgs, count: number): void {
-  if (args.positional.length > count) throw new UsageError(`unexpected argument "${args.positional[count] ?? ''}"`);
+  if (args.positionals.length > count) throw new UsageError(`unexpected argument "${args.positionals[count] ?? ''}"`);
 }
 
 /** The contract major of the host that is live, from the `build-info.json` its build emits. */
@@ -126,7 +115,7 @@ function formatTable(rows: readonly (readonly string[])[]): string[] {
 /** Runs one command line; resolves with the exit code. */
 export async function runReleaseTool(argv: readonly string[], context: ToolContext): Promise<number> {
   try {
-    return await run(parseArgs(argv), context);
+    return await run(parseCommandLine(argv, OPTIONS), context);
   } catch (error) {
     if (error instanceof UsageError) {
       context.err(`release: ${error.message}\n\n${USAGE}`);
@@ -147,12 +136,12 @@ async function run(args: ParsedArgs, context: ToolContext): Promise<number> {
     return args.command === '' ? 2 : 0;
   }
   // A team's CI holds a token scoped to its remote; the operator's is the local default.
-  const token = env.SG_RELEASE_TOKEN || env.OPERATOR_TOKEN || readOrCreateOperatorToken(context.repoRoot);
+  const token = env.SG_RELEASE_TOKEN || env.OPERATOR_TOKEN || readOrCreateOperatorToken(context.workDir);
   const api = new ReleaseApi(env.SG_RELEASE_API || 'http://127.0.0.1:3004', token, undefined, channelFrom(env));
   const hostUrl = env.SG_HOST_URL || 'http://localhost:3000';
-  const reason = args.flags.get('reason') ?? '';
+  const reason = args.values.reason ?? '';
   if (args.command === 'token') return tokenCommand(args, api, out, reason);
-  const remote = remoteNamed(args.positional[0]);
+  const remote = remoteNamed(args.positionals[0]);
 
   const act = async (request: Omit<ActionRequest, 'expectedRevision' | 'reason'>, state?: RemoteState) => {
     // The revision read here is the one the API compares: if someone else moves the pointer in
@@ -160,7 +149,7 @@ async function run(args: ParsedArgs, context: ToolContext): Promise<number> {
     const expectedRevision = (state ?? (await api.remote(remote.name))).revision;
     const result = await api.act(remote.name, { ...request, expectedRevision, reason });
     const pointer = result.pointer;
-    if (args.json) out(JSON.stringify({ remote: remote.name, ...result }));
+    if (args.values.json) out(JSON.stringify({ remote: remote.name, ...result }));
     else if (pointer === null) out(`${remote.name}: detached (revision ${result.revision}): pages get its image build`);
     else
       out(
@@ -192,10 +181,10 @@ async function run(args: ParsedArgs, context: ToolContext): Promise<number> {
     case 'release':
     case 'canary': {
       expectArgs(args, 2);
-      const buildId = buildIdArg(args.positional[1]);
+      const buildId = buildIdArg(args.positionals[1]);
       let percent: number | undefined;
       if (args.command === 'canary') {
-        const given = args.flags.get('percent');
+        const given = args.values.percent;
         if (given === undefined || !/^[0-9]{1,3}$/.test(given) || Number(given) < 1 || Number(given) > 100)
           throw new UsageError('canary needs --percent <1-100>');
         percent = Number(given);
@@ -211,13 +200,13 @@ async function run(args: ParsedArgs, context: ToolContext): Promise<number> {
       return act({ action: args.command });
     case 'rollback': {
       expectArgs(args, 1);
-      const to = args.flags.get('to');
+      const to = args.values.to;
       return act({ action: 'rollback', ...(to === undefined ? {} : { buildId: buildIdArg(to, '--to build id') }) });
     }
     case 'history': {
       expectArgs(args, 1);
       const state = await api.remote(remote.name);
-      if (args.json) {
+      if (args.values.json) {
         out(JSON.stringify(state));
         return 0;
       }
@@ -246,7 +235,7 @@ async function run(args: ParsedArgs, context: ToolContext): Promise<number> {
     }
     case 'preview': {
       expectArgs(args, 2);
-      const buildId = buildIdArg(args.positional[1]);
+      const buildId = buildIdArg(args.positionals[1]);
       const state = await api.remote(remote.name);
       if (!state.builds.some((build) => build.buildId === buildId && build.purgedAt === null))
         throw new Refusal(`build ${buildId} of ${remote.name} is not published (or was purged): publish it first`);
@@ -263,14 +252,14 @@ async function run(args: ParsedArgs, context: ToolContext): Promise<number> {
       expectArgs(args, 1);
       if (reason.trim() === '') throw new UsageError(`${args.command} needs --reason <text>`);
       const { lock } = await api.setLock(remote.name, args.command, reason);
-      if (args.json) out(JSON.stringify({ remote: remote.name, lock }));
+      if (args.values.json) out(JSON.stringify({ remote: remote.name, lock }));
       else out(lock ? `${remote.name}: locked (${lock.reason})` : `${remote.name}: unlocked`);
       return 0;
     }
     case 'audit': {
       expectArgs(args, 1);
       const entries = await api.audit(remote.name);
-      if (args.json) {
+      if (args.values.json) {
         out(JSON.stringify(entries));
         return 0;
       }
@@ -293,20 +282,20 @@ async function run(args: ParsedArgs, context: ToolContext): Promise<number> {
 
 /** `token create|list|revoke`: an admin's (the operator's, or an admin token of the remote). */
 async function tokenCommand(args: ParsedArgs, api: ReleaseApi, out: (line: string) => void, reason: string) {
-  const [sub, target] = args.positional;
+  const [sub, target] = args.positionals;
   expectArgs(args, 2);
   switch (sub) {
     case 'create': {
       const remote = remoteNamed(target);
-      const role = args.flags.get('role') ?? '';
-      const name = args.flags.get('name') ?? '';
-      const days = args.flags.get('days') ?? '90';
+      const role = args.values.role ?? '';
+      const name = args.values.name ?? '';
+      const days = args.values.days ?? '90';
       if (!ROLES.includes(role as Role)) throw new UsageError(`token create needs --role ${ROLES.join('|')}`);
       if (name.trim() === '') throw new UsageError('token create needs --name <text>');
       if (!/^[0-9]{1,3}$/.test(days) || Number(days) < 1 || Number(days) > 365)
         throw new UsageError('--days must be from 1 to 365');
       const created = await api.createToken({ remote: remote.name, role, name, expiresInDays: Number(days), reason });
-      if (args.json) out(JSON.stringify(created));
+      if (args.values.json) out(JSON.stringify(created));
       else {
         out(
           `${created.role} token "${created.name}" for ${created.remote} (${created.environment}), id ${created.id},`,
@@ -318,7 +307,7 @@ async function tokenCommand(args: ParsedArgs, api: ReleaseApi, out: (line: strin
     }
     case 'list': {
       const tokens = await api.tokens(remoteNamed(target).name);
-      if (args.json) out(JSON.stringify(tokens));
+      if (args.values.json) out(JSON.stringify(tokens));
       else
         for (const line of formatTable([
           ['id', 'name', 'role', 'expires', 'revoked', 'created by'],
@@ -329,11 +318,11 @@ async function tokenCommand(args: ParsedArgs, api: ReleaseApi, out: (line: strin
     }
     case 'revoke': {
       if (target === undefined || !/^[0-9a-f]{24}$/.test(target)) throw new UsageError('token revoke needs a token id');
-      const cascade = args.flags.get('cascade') ?? 'yes';
+      const cascade = args.values.cascade ?? 'yes';
       if (cascade !== 'yes' && cascade !== 'no') throw new UsageError('--cascade must be yes or no');
       const revoked = await api.revokeToken(target, reason, cascade === 'yes');
       out(
-        args.json
+        args.values.json
           ? JSON.stringify(revoked)
           : [
               `token "${revoked.name}" (${revoked.id}) revoked at ${revoked.revokedAt ?? ''}`,
@@ -350,12 +339,12 @@ async function tokenCommand(args: ParsedArgs, api: ReleaseApi, out: (line: strin
 }
 
 async function publish(remote: RemoteApp, args: ParsedArgs, context: ToolContext, api: ReleaseApi): Promise<number> {
-  const dist = path.resolve(args.flags.get('dist') ?? path.join(context.repoRoot, remote.dir, 'dist'));
+  const dist = path.resolve(args.values.dist ?? path.join(context.workDir, remote.dir, 'dist'));
   const { contractMajor, manifest } = checkDist(dist);
   const content = computeBuild(dist);
   // The trusted side's hashes, recorded with the build: pages check every file against them.
   const integrity = buildIntegrity(content);
-  const store = openBuildStore(context.repoRoot, context.env);
+  const store = openBuildStore(context.workDir, context.env);
   // Files first, then the registration: a registered build always has its files in the store.
   const started = performance.now();
   const stored = await store.put(remote.name, content, dist);
@@ -393,7 +382,7 @@ async function publish(remote: RemoteApp, args: ParsedArgs, context: ToolContext
     registered: created ? 'created' : 'existing',
     purged,
   };
-  if (args.json) context.out(JSON.stringify(summary));
+  if (args.values.json) context.out(JSON.stringify(summary));
   else {
     context.err(
       `${remote.name}: build ${content.buildId} (contract major ${contractMajor}, ${content.files.length} files, ` +

@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SUPPORTED_LANGUAGES } from '@special-gift/shared';
 import { DERIVED_FILES } from './derived-files';
-import { readRemoteList, type RemoteEntry } from './read-remote-list';
+import { readRemoteList, type RemoteEntry } from '../remotes/read-remote-list';
 
 const root = join(__dirname, '..', '..');
 
-describe('the files derived from tooling/remotes.json', () => {
+describe('the files derived from tooling/remotes/remotes.json', () => {
   it.each(Object.keys(DERIVED_FILES))('%s is what the list generates (run `npm run generate`)', (path) => {
     expect(readFileSync(join(root, path), 'utf8')).toBe(DERIVED_FILES[path]?.(readRemoteList()));
   });
@@ -26,7 +26,7 @@ describe('the files derived from tooling/remotes.json', () => {
     // What each derived file must say of each remote, the new one included: a line, or a pattern.
     const expected: Record<string, (remote: RemoteEntry) => string | RegExp> = {
       'host/src/config/remotes.generated.ts': (remote) => `{ name: '${remote.name}', route: '${remote.route}' },`,
-      'tooling/remotes.generated.ts': (remote) =>
+      'tooling/remotes/remotes.generated.ts': (remote) =>
         `{ name: '${remote.name}', dir: '${remote.dir}', localPort: ${remote.localPort}, route: '${remote.route}' },`,
       'bench/monolith/screens.generated.ts': (remote) =>
         `'${remote.name}/Screen': () => import(/* webpackChunkName: "remotes/${remote.name}/remoteEntry" */ '../../${remote.dir}/src/exposed-screen'),`,

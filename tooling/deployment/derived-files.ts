@@ -1,17 +1,17 @@
 /**
- * Everything that names the remotes, derived from the one list (tooling/remotes.json): each
+ * Everything that names the remotes, derived from the one list (tooling/remotes/remotes.json): each
  * entry is a file of the repo and its content for a given list. `npm run generate` writes them;
  * `derived-files.test.ts` fails while one is stale, and derives them all from a list with a
  * fourth remote.
  */
-import { renderCompositionMaps } from '../compose/render-nginx';
-import { DEPLOY_FILES, renderDeployFile } from '../deploy/render-deploy';
-import type { RemoteEntry } from './read-remote-list';
+import { renderCompositionMaps } from '../composition/render-nginx';
+import { DEPLOY_FILES, renderDeployFile } from './render-deploy';
+import type { RemoteEntry } from '../remotes/read-remote-list';
 
 type Derive = (remotes: readonly RemoteEntry[]) => string;
 
 const header = (comment: string) =>
-  `${comment} Generated from tooling/remotes.json by \`npm run generate\`: do not edit.`;
+  `${comment} Generated from tooling/remotes/remotes.json by \`npm run generate\`: do not edit.`;
 const quote = (value: string) => `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 
 /** The host's runtime list: the remotes it registers, their routes (each screen's path). */
@@ -60,12 +60,12 @@ const monolithScreens: Derive = (remotes) =>
 
 export const DERIVED_FILES: Readonly<Record<string, Derive>> = {
   'host/src/config/remotes.generated.ts': hostRemotes,
-  'tooling/remotes.generated.ts': toolingRemotes,
+  'tooling/remotes/remotes.generated.ts': toolingRemotes,
   'bench/monolith/screens.generated.ts': monolithScreens,
   // nginx's route map (the rest of the composition snippets names no remote).
   'deploy/nginx/snippets/composition.conf': renderCompositionMaps,
   // Marked regions of hand-written files: the host's nginx template, the start-up script, the
-  // compose services, the Dockerfiles' workspace manifests (tooling/deploy/render-deploy.ts).
+  // compose services, the Dockerfiles' workspace manifests (tooling/deployment/render-deploy.ts).
   ...Object.fromEntries(
     Object.keys(DEPLOY_FILES).map((file) => [
       file,

@@ -1,14 +1,14 @@
 /**
- * `npm run generate`: rewrites every generated file: those derived from tooling/remotes.json
- * (derived-files.ts), nginx's composition snippets (tooling/compose/render-nginx.ts) and the
- * Kubernetes manifests (tooling/kubernetes/kustomize-layout.ts).
+ * `npm run generate`: rewrites every generated file: those derived from tooling/remotes/remotes.json
+ * (derived-files.ts), nginx's composition snippets (tooling/composition/render-nginx.ts) and the
+ * Kubernetes manifests (tooling/deployment/kubernetes/kustomize-layout.ts).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { NGINX_SNIPPETS } from '../compose/render-nginx';
-import { kubernetesFiles } from '../kubernetes/kustomize-layout';
+import { NGINX_SNIPPETS } from '../composition/render-nginx';
+import { kubernetesFiles } from './kubernetes/kustomize-layout';
 import { DERIVED_FILES } from './derived-files';
-import { readRemoteList } from './read-remote-list';
+import { readRemoteList } from '../remotes/read-remote-list';
 
 const root = join(__dirname, '..', '..');
 const write = (path: string, text: string) => {

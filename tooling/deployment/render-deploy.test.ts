@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { readRemoteList, type RemoteEntry } from '../generate/read-remote-list';
+import { readRemoteList, type RemoteEntry } from '../remotes/read-remote-list';
 import { DEPLOY_FILES, renderDeployFile, workspaces } from './render-deploy';
 
 const ROOT = join(__dirname, '..', '..');
@@ -47,7 +47,7 @@ function runStartUpScript(script: string, remotes: readonly RemoteEntry[]) {
 }
 
 describe('the deploy lists of remotes', () => {
-  it.each(FILES)('%s is what tooling/remotes.json generates (run `npm run generate`)', (file) => {
+  it.each(FILES)('%s is what tooling/remotes/remotes.json generates (run `npm run generate`)', (file) => {
     expect(readFileSync(join(ROOT, file), 'utf8')).toBe(renderDeployFile(file));
   });
 

@@ -1,5 +1,5 @@
 /**
- * Every list of remotes in deploy/ and docker-compose.yml, generated from tooling/remotes.json into
+ * Every list of remotes in deploy/ and docker-compose.yml, generated from tooling/remotes/remotes.json into
  * marked regions of the hand-written files: the host's nginx template (preload hints, the
  * per-remote fragment and screen-file locations), the start-up script's list, the compose services
  * and the Dockerfiles' workspace manifests. `npm run generate` rewrites the regions; a unit
@@ -7,8 +7,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildVariable } from '../compose/render-nginx';
-import { readRemoteList, type RemoteEntry } from '../generate/read-remote-list';
+import { buildVariable } from '../composition/render-nginx';
+import { readRemoteList, type RemoteEntry } from '../remotes/read-remote-list';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -132,7 +132,7 @@ export function regionLines(region: string, remotes: readonly RemoteEntry[]): st
 }
 
 const begin = (region: string) =>
-  `# >>> generated from tooling/remotes.json by \`npm run generate\`, do not edit: ${region}`;
+  `# >>> generated from tooling/remotes/remotes.json by \`npm run generate\`, do not edit: ${region}`;
 const end = (region: string) => `# <<< end of generated: ${region}`;
 
 /** The file's text with each of its regions (between the markers, indented as the first) generated. */

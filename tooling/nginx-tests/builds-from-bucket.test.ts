@@ -10,8 +10,8 @@ import { type Socket } from 'node:dgram';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { s3ClientConfig } from '../release/s3-store';
-import { type RunningS3, S3RVER_CREDENTIALS, startS3Server } from '../s3/s3-server';
+import { s3ClientConfig } from '../../release-cli/src/store/s3-store';
+import { type RunningS3, S3RVER_CREDENTIALS, startS3Server } from '../../release-cli/test/s3-server';
 import { resolverOf, type RunningNginx, startDnsServer, startNginx } from './nginx-under-test';
 
 const STORE_NAME = 's3.bucket.test';

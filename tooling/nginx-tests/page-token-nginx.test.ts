@@ -9,7 +9,7 @@ import { type Socket } from 'node:dgram';
 import { writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { join } from 'node:path';
-import { COMPOSED_PAGE_CACHE_CONTROL, PAGE_TOKEN, toPageTemplate } from './composition';
+import { COMPOSED_PAGE_CACHE_CONTROL, PAGE_TOKEN, toPageTemplate } from '../composition/composition';
 import { freePort, type RunningNginx, startDnsServer, startHostNginx } from './nginx-under-test';
 
 const INDEX =

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** An entry of tooling/remotes.json. */
+/** An entry of tooling/remotes/remotes.json. */
 export interface RemoteEntry {
   readonly name: string;
   readonly dir: string;
@@ -13,7 +13,7 @@ export interface RemoteEntry {
 const NAME = /^[a-z][a-z0-9]*$/;
 const ROUTE = /^\/[a-z0-9-/]*$/;
 
-/** Reads and checks tooling/remotes.json (or `path`): the source the generated lists come from. */
+/** Reads and checks tooling/remotes/remotes.json (or `path`): the source the generated lists come from. */
 export function readRemoteList(path = join(__dirname, '..', 'remotes.json')): RemoteEntry[] {
   const list: unknown = JSON.parse(readFileSync(path, 'utf8'));
   if (!Array.isArray(list) || list.length === 0) throw new Error(`${path}: a non-empty array of remotes`);

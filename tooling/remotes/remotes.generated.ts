@@ -1,4 +1,4 @@
-// Generated from tooling/remotes.json by `npm run generate`: do not edit.
+// Generated from tooling/remotes/remotes.json by `npm run generate`: do not edit.
 
 export const REMOTE_LIST = [
   { name: 'intro', dir: 'remote-intro', localPort: 3001, route: '/' },

@@ -1,8 +1,8 @@
 import { cpSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { computeBuild, listBuildFiles, type BuildContent } from './build-id';
-import { changedWhilePublishing, type BuildStore, type StoredBuild } from './build-store';
-import { Refusal } from './integrity';
+import { computeBuild, listBuildFiles, type BuildContent } from '../build-id';
+import { changedWhilePublishing, type BuildStore, type StoredBuild } from './store-interface';
+import { Refusal } from '../integrity';
 import { openS3BuildStore, parseS3Location } from './s3-store';
 
 type Env = Readonly<Record<string, string | undefined>>;

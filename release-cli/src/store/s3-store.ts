@@ -10,9 +10,9 @@ import {
   S3Client,
   type S3ClientConfig,
 } from '@aws-sdk/client-s3';
-import type { BuildContent } from './build-id';
-import { changedWhilePublishing, type BuildStore, type StoredBuild } from './build-store';
-import { Refusal } from './integrity';
+import type { BuildContent } from '../build-id';
+import { changedWhilePublishing, type BuildStore, type StoredBuild } from './store-interface';
+import { Refusal } from '../integrity';
 
 type Env = Readonly<Record<string, string | undefined>>;
 

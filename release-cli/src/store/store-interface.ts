@@ -1,5 +1,5 @@
-import type { BuildContent } from './build-id';
-import { Refusal } from './integrity';
+import type { BuildContent } from '../build-id';
+import { Refusal } from '../integrity';
 
 /**
  * Where published builds live (docs/releases.md, "The build store"): `<remote>/<buildId>/<file>`,

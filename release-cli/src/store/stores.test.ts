@@ -4,13 +4,13 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, write
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { S3RVER_CREDENTIALS, startS3Server, type RunningS3 } from '../s3/s3-server';
-import { computeBuild, type BuildContent } from './build-id';
-import type { BuildStore } from './build-store';
-import { Refusal } from './integrity';
+import { S3RVER_CREDENTIALS, startS3Server, type RunningS3 } from '../../test/s3-server';
+import { computeBuild, type BuildContent } from '../build-id';
+import type { BuildStore } from './store-interface';
+import { Refusal } from '../integrity';
 import { BUILD_MANIFEST, IMMUTABLE, openS3BuildStore, parseS3Location, s3ClientConfig } from './s3-store';
-import { openBuildStore } from './store';
-import { writeMinimalDist } from './test-dist';
+import { openBuildStore } from './open-store';
+import { writeMinimalDist } from '../test-dist';
 
 const BUCKET = 'sg-builds';
 

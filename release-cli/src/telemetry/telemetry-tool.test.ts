@@ -2,16 +2,26 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TelemetryReport } from '@special-gift/shared/telemetry';
-import { formatReport, parseArgs, readToken } from './telemetry-cli';
+import { UsageError } from '../arguments';
+import { formatReport, main, readToken } from './telemetry-tool';
 
 describe('the telemetry CLI', () => {
-  it('parses a command, positionals and --options', () => {
-    expect(parseArgs(['verdict', 'signup', '--canary', 'c0ffee000001', '--baseline', 'image'])).toEqual({
-      command: 'verdict',
-      positional: ['signup'],
-      options: { canary: 'c0ffee000001', baseline: 'image' },
-    });
-    expect(() => parseArgs(['report', '--window'])).toThrow(/--window needs a value/);
+  it('refuses a command line it cannot read before it reaches the API', async () => {
+    const refused = async (...argv: string[]) => {
+      const error: unknown = await main(argv).then(
+        () => undefined,
+        (reason: unknown) => reason,
+      );
+      expect(error).toBeInstanceOf(UsageError);
+      return (error as Error).message;
+    };
+    expect(await refused()).toBe('name a command');
+    expect(await refused('trend')).toBe('unknown command "trend"');
+    expect(await refused('report', '--window')).toBe("Option '--window <value>' argument missing");
+    expect(await refused('report', '--since', '1h')).toBe("Unknown option '--since'");
+    expect(await refused('report', 'signup')).toBe('unexpected argument "signup"');
+    expect(await refused('verdict')).toBe('verdict needs a remote');
+    expect(await refused('verdict', 'signup', '--act', 'maybe')).toBe('--act takes only yes');
   });
 
   it("reads the team's SG_RELEASE_TOKEN, else OPERATOR_TOKEN, else this checkout's .data/operator-token", () => {

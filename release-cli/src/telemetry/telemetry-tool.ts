@@ -1,13 +1,15 @@
 /**
- * `npm run telemetry -- report [--window 1h|1d] [--remote x]`: the telemetry report as tables.
- * `npm run telemetry -- verdict <remote> [--canary <buildId> --baseline <buildId>] [--window 1h|1d] [--act yes]`:
+ * `sg-release telemetry report [--window 1h|1d] [--remote x]` (`npm run telemetry -- …` in the
+ * monorepo): the telemetry report as tables.
+ * `sg-release telemetry verdict <remote> [--canary <buildId> --baseline <buildId>] [--window 1h|1d] [--act yes]`:
  * promote, hold or roll back, with the figures (rule: shared/src/telemetry/verdict.ts, docs/telemetry.md).
  * Without the builds, the remote's release pointer names them (its canary, its live build). With
  * `--act yes`, a roll back verdict aborts the canary at once (everyone back on the live build).
  * Reads the API at SG_RELEASE_API (default http://127.0.0.1:3004) with the token from
  * SG_RELEASE_TOKEN (a viewer of the remote reads, a deployer acts), else OPERATOR_TOKEN or the file
- * .data/operator-token. Exit code: 0, or 1 for an error; `verdict` exits
- * 0 for promote, 2 for hold and 3 for roll back, so a pipeline can act on it.
+ * .data/operator-token under the working folder. Exit code: 0, or 1 for an error (a command line it
+ * cannot read included: 2 is taken); `verdict` exits 0 for promote, 2 for hold and 3 for roll back,
+ * so a pipeline can act on it.
  */
 import {
   BUILD_ID,
@@ -19,39 +21,27 @@ import {
   type ReportWindow,
   type TelemetryReport,
 } from '@special-gift/shared/telemetry';
-import { channelFrom, ReleaseApi } from '../release/api-client';
-import { readOrCreateOperatorToken } from '../release/operator-token';
-import { REPO_ROOT } from '../serve/local-topology';
+import { channelFrom, ReleaseApi } from '../api-client';
+import { parseCommandLine, UsageError } from '../arguments';
+import { readOrCreateOperatorToken } from '../operator-token';
 
-const USAGE = `Usage:
-  npm run telemetry -- report [--window 1h|1d] [--remote <remote>]
-  npm run telemetry -- verdict <remote> [--canary <buildId> --baseline <buildId>] [--window 1h|1d] [--act yes]`;
+export const TELEMETRY_USAGE = `Usage: sg-release telemetry <command> [options]   (in the monorepo: npm run telemetry -- …)
+  report [--window 1h|1d] [--remote <remote>]
+  verdict <remote> [--canary <buildId> --baseline <buildId>] [--window 1h|1d] [--act yes]`;
+
+const OPTIONS = {
+  window: { type: 'string' },
+  remote: { type: 'string' },
+  canary: { type: 'string' },
+  baseline: { type: 'string' },
+  act: { type: 'string' },
+} as const;
 
 /** The team's scoped token (SG_RELEASE_TOKEN), else the operator's: OPERATOR_TOKEN, else this checkout's (the one `npm run up` gives the API). */
-export const readToken = (env: NodeJS.ProcessEnv, root = REPO_ROOT): string =>
+export const readToken = (env: NodeJS.ProcessEnv, root = process.cwd()): string =>
   env.SG_RELEASE_TOKEN || env.OPERATOR_TOKEN || readOrCreateOperatorToken(root);
 
 const apiBase = () => (process.env.SG_RELEASE_API ?? 'http://127.0.0.1:3004').replace(/\/$/, '');
-
-export function parseArgs(args: readonly string[]): {
-  command: string;
-  positional: string[];
-  options: Record<string, string>;
-} {
-  const [command = '', ...rest] = args;
-  const positional: string[] = [];
-  const options: Record<string, string> = {};
-  for (let index = 0; index < rest.length; index += 1) {
-    const arg = rest[index] ?? '';
-    if (arg.startsWith('--')) {
-      const value = rest[index + 1];
-      if (value === undefined || value.startsWith('--')) throw new Error(`${arg} needs a value.\n${USAGE}`);
-      options[arg.slice(2)] = value;
-      index += 1;
-    } else positional.push(arg);
-  }
-  return { command, positional, options };
-}
 
 async function fetchReport(window: ReportWindow, remote: string | undefined): Promise<TelemetryReport> {
   const base = apiBase();
@@ -135,17 +125,21 @@ export function formatReport(report: TelemetryReport): string {
 
 const EXIT_CODES = { promote: 0, hold: 2, 'roll back': 3 } as const;
 
+/** Runs one command line; resolves with the exit code. A command line it cannot read rejects with a UsageError. */
 export async function main(args: readonly string[]): Promise<number> {
-  const { command, positional, options } = parseArgs(args);
+  const { command, positionals: positional, values: options } = parseCommandLine(args, OPTIONS);
   const window = options.window ?? '1h';
-  if (!(REPORT_WINDOWS as readonly string[]).includes(window)) throw new Error(`--window must be 1h or 1d.\n${USAGE}`);
+  if (!(REPORT_WINDOWS as readonly string[]).includes(window)) throw new UsageError('--window must be 1h or 1d');
+  if (options.act !== undefined && options.act !== 'yes') throw new UsageError('--act takes only yes');
   if (command === 'report') {
+    if (positional.length > 0) throw new UsageError(`unexpected argument "${positional[0] ?? ''}"`);
     console.log(formatReport(await fetchReport(window as ReportWindow, options.remote)));
     return 0;
   }
   if (command === 'verdict') {
-    const [remote] = positional;
-    if (!remote) throw new Error(USAGE);
+    const [remote, extra] = positional;
+    if (!remote) throw new UsageError('verdict needs a remote');
+    if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}"`);
     const releases = new ReleaseApi(apiBase(), readToken(process.env), undefined, channelFrom(process.env));
     let { canary, baseline } = options;
     if (!canary || !baseline) {
@@ -201,15 +195,5 @@ export async function main(args: readonly string[]): Promise<number> {
     }
     return EXIT_CODES[verdict.decision];
   }
-  throw new Error(USAGE);
-}
-
-if (require.main === module) {
-  main(process.argv.slice(2)).then(
-    (code) => process.exit(code),
-    (error: unknown) => {
-      console.error(error instanceof Error ? error.message : String(error));
-      process.exit(1);
-    },
-  );
+  throw new UsageError(command === '' ? 'name a command' : `unknown command "${command}"`);
 }

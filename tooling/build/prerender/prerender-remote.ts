@@ -5,7 +5,7 @@
  * the link to the screen's stylesheet (from mf-manifest.json). The host's page composer
  * puts the fragment in the page; the host hydrates it once the screen's code has arrived.
  *
- *   node --require ../tooling/prerender/ignore-styles.cjs --import tsx ../tooling/prerender/prerender-remote.ts
+ *   node --require ../tooling/build/prerender/ignore-styles.cjs --import tsx ../tooling/build/prerender/prerender-remote.ts
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -23,8 +23,8 @@ import i18next from 'i18next';
 import { createElement, type ReactNode } from 'react';
 import { prerenderToNodeStream } from 'react-dom/static';
 import { initReactI18next } from 'react-i18next';
-import { fragmentFile, SCREEN_FILES_ECHO } from '../compose/composition';
-import { REMOTES } from '../remotes';
+import { fragmentFile, SCREEN_FILES_ECHO } from '../../composition/composition';
+import { REMOTES } from '../../remotes';
 import { createPrerenderShell } from './prerender-shell';
 
 interface ExposeAssets {
@@ -126,7 +126,7 @@ async function main() {
   // By its federation name, so a copy of a remote (a variant built by the browser suite) is found too.
   const remote = REMOTES.find((entry) => entry.name === manifest.name);
   if (!remote)
-    throw new Error(`${appDir} builds "${String(manifest.name)}", which is not a remote in tooling/remotes.json`);
+    throw new Error(`${appDir} builds "${String(manifest.name)}", which is not a remote in tooling/remotes/remotes.json`);
   const head = fragmentHead(screenAssets(manifest));
   const module: unknown = await import(join(appDir, 'src', 'exposed-screen.ts'));
   // A CommonJS-compiled module arrives as its exports under `default` when imported.

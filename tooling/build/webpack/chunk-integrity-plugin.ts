@@ -2,7 +2,7 @@ import MiniCssExtractPlugin from 'mini-css-extract-plugin';
 import type { Chunk, Compilation, Compiler } from 'webpack';
 // A chunk without a recorded hash gets the refusal value: a missing hash never means "load without a check".
 import { REFUSE_INTEGRITY } from '@special-gift/shared/composition';
-import { sriOf } from '../release/sri';
+import { sriOf } from '../../../release-cli/src/sri';
 
 const NAME = 'ChunkIntegrityPlugin';
 /** Replaced, once every chunk's final bytes are known, by the integrity map of the build's chunks. */

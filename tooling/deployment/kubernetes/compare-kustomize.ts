@@ -1,5 +1,5 @@
 /**
- * `node --import tsx tooling/kubernetes/compare-kustomize.ts <overlay> < kustomize-output.yaml`:
+ * `node --import tsx tooling/deployment/kubernetes/compare-kustomize.ts <overlay> < kustomize-output.yaml`:
  * fails unless kustomize's output (standard input) holds exactly the objects of
  * deploy/kubernetes/rendered/<overlay>.yaml, field for field (the order of objects aside).
  */

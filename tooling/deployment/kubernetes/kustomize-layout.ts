@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
-import type { RemoteEntry } from '../generate/read-remote-list';
+import type { RemoteEntry } from '../../remotes/read-remote-list';
 import {
   baseFiles,
   configMaps,
@@ -21,11 +21,11 @@ import {
 export const KUBERNETES_DIR = 'deploy/kubernetes';
 const PRODUCTION_IMAGES = join(__dirname, 'production-images.json');
 
-/** The production images' digests (tooling/kubernetes/production-images.json), by image name. */
+/** The production images' digests (tooling/deployment/kubernetes/production-images.json), by image name. */
 export const readProductionDigests = (): Record<string, string> =>
   JSON.parse(readFileSync(PRODUCTION_IMAGES, 'utf8')) as Record<string, string>;
 
-const HEADER = '# Generated from tooling/remotes.json by `npm run generate`: do not edit. See docs/kubernetes.md.\n';
+const HEADER = '# Generated from tooling/remotes/remotes.json by `npm run generate`: do not edit. See docs/kubernetes.md.\n';
 const yamlDocuments = (objects: readonly unknown[]) =>
   HEADER + objects.map((object) => stringify(object, { lineWidth: 0 })).join('---\n');
 

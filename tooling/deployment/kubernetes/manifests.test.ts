@@ -6,7 +6,7 @@ import { ConfigMap, Namespace, PersistentVolumeClaim, Secret, Service } from 'ku
 import { Ingress } from 'kubernetes-models/networking.k8s.io/v1';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
 import { parseAllDocuments } from 'yaml';
-import { readRemoteList, type RemoteEntry } from '../generate/read-remote-list';
+import { readRemoteList, type RemoteEntry } from '../../remotes/read-remote-list';
 import { kubernetesFiles, readProductionDigests, renderOverlay } from './kustomize-layout';
 import { API_DRAIN, apiDrainSeconds, environments, NGINX_DRAIN, type KubeObject } from './manifests';
 

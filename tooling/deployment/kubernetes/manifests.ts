@@ -1,13 +1,13 @@
 /**
- * The stack as Kubernetes objects (docs/kubernetes.md), derived from tooling/remotes.json like the
+ * The stack as Kubernetes objects (docs/kubernetes.md), derived from tooling/remotes/remotes.json like the
  * compose file: a kustomize base (one Deployment and Service per remote, the host, the API with its
  * PodDisruptionBudget and HorizontalPodAutoscaler) and two overlays (development: the stand-ins for
  * PostgreSQL, a Secret and local origins; production: external services, images by digest). The
  * overlays' output is rendered here too (what `kubectl kustomize` prints), so the unit tests
- * validate the exact objects a cluster receives, and `tooling/kubernetes/check-kustomize.sh` checks
+ * validate the exact objects a cluster receives, and `tooling/deployment/kubernetes/check-kustomize.sh` checks
  * that kustomize itself prints the same.
  */
-import type { RemoteEntry } from '../generate/read-remote-list';
+import type { RemoteEntry } from '../../remotes/read-remote-list';
 
 /** A Kubernetes object as written to YAML. */
 export interface KubeObject {
@@ -621,7 +621,7 @@ export function environments(remotes: readonly RemoteEntry[], productionDigests:
   const development: Environment = {
     name: 'development',
     namespace,
-    // The local ports of `npm run up` (tooling/remotes.json), reached with `kubectl port-forward`.
+    // The local ports of `npm run up` (tooling/remotes/remotes.json), reached with `kubectl port-forward`.
     publicOrigin: 'http://localhost:3000',
     remoteOrigin: (remote) => `http://localhost:${remote.localPort}`,
     signUpsPerMinute: 600,
@@ -647,7 +647,7 @@ export function environments(remotes: readonly RemoteEntry[], productionDigests:
     images: imageNames(remotes).map((name) => {
       const digest = productionDigests[name];
       if (!digest || !/^sha256:[0-9a-f]{64}$/.test(digest))
-        throw new Error(`tooling/kubernetes/production-images.json: "${name}" needs a sha256 digest (got ${digest})`);
+        throw new Error(`tooling/deployment/kubernetes/production-images.json: "${name}" needs a sha256 digest (got ${digest})`);
       return { name, newName: `registry.special-gift.example/${name}`, digest };
     }),
   };

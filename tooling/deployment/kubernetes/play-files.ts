@@ -1,7 +1,7 @@
 /**
- * `node --import tsx tooling/kubernetes/play-files.ts <dir> <first-port>`: prepares the development
+ * `node --import tsx tooling/deployment/kubernetes/play-files.ts <dir> <first-port>`: prepares the development
  * overlay's output (deploy/kubernetes/rendered/development.yaml) for `podman kube play`
- * (tooling/kubernetes/play.sh), writing into <dir>:
+ * (tooling/deployment/kubernetes/play.sh), writing into <dir>:
  * - <deployment>.yaml: each Deployment with the claims it mounts, and <deployment>.aliases: the
  *   names its Services give it on a cluster (short and fully qualified), which the play gives the
  *   pods as network aliases, since Podman ignores Services;
@@ -18,7 +18,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments, stringify } from 'yaml';
-import { readRemoteList } from '../generate/read-remote-list';
+import { readRemoteList } from '../../remotes/read-remote-list';
 import type { KubeObject } from './manifests';
 
 const [dir = '', firstPort = ''] = process.argv.slice(2);

@@ -56,7 +56,7 @@ trap 'exit 130' INT TERM
 # The stand-in's postgres user (the official image's is 999; docs/containers.md).
 SG_PLAY_POSTGRES_UID=$(podman run --rm --entrypoint id docker.io/library/postgres:16-bookworm -u postgres)
 export SG_PLAY_POSTGRES_UID
-node --import tsx tooling/kubernetes/play-files.ts "$work" "$base"
+node --import tsx tooling/deployment/kubernetes/play-files.ts "$work" "$base"
 podman network create "$network" >/dev/null
 for secret in "$work"/*.json; do podman secret create "$(basename "$secret" .json)" "$secret" >/dev/null; done
 configmaps=()
