@@ -12,6 +12,7 @@ COPY remote-intro/package.json remote-intro/
 COPY remote-signup/package.json remote-signup/
 COPY remote-thankyou/package.json remote-thankyou/
 COPY api/package.json api/
+COPY release-cli/package.json release-cli/
 # <<< end of generated: workspace manifests
 # An optional extra CA bundle as a build secret, and npm's cache: see static-app.Dockerfile.
 RUN --mount=type=secret,id=npm_ca --mount=type=cache,target=/root/.npm,sharing=locked \
@@ -23,7 +24,7 @@ COPY api api
 # The one helper the API shares with the local serve scripts: stop when the parent process dies;
 # and the list of remotes, whose names and routes telemetry accepts.
 COPY tooling/process tooling/process
-COPY tooling/remotes/remotes.generated.ts tooling/
+COPY tooling/remotes/remotes.generated.ts tooling/remotes/
 RUN npm run build -w api
 
 FROM node:20-bookworm-slim
@@ -37,6 +38,7 @@ COPY remote-intro/package.json remote-intro/
 COPY remote-signup/package.json remote-signup/
 COPY remote-thankyou/package.json remote-thankyou/
 COPY api/package.json api/
+COPY release-cli/package.json release-cli/
 # <<< end of generated: workspace manifests (runtime)
 # An optional extra CA bundle as a build secret, and npm's cache: see static-app.Dockerfile.
 RUN --mount=type=secret,id=npm_ca --mount=type=cache,target=/root/.npm,sharing=locked \

@@ -35,6 +35,7 @@ export const workspaces = (remotes: readonly RemoteEntry[]) => [
   'host',
   ...remotes.map((remote) => remote.dir),
   'api',
+  'release-cli',
 ];
 
 /** The `; integrity="…"` parameter of a remote's preload hint, from the page's `$sg_integrity`. */

@@ -14,7 +14,7 @@ const NAME = /^[a-z][a-z0-9]*$/;
 const ROUTE = /^\/[a-z0-9-/]*$/;
 
 /** Reads and checks tooling/remotes/remotes.json (or `path`): the source the generated lists come from. */
-export function readRemoteList(path = join(__dirname, '..', 'remotes.json')): RemoteEntry[] {
+export function readRemoteList(path = join(__dirname, 'remotes.json')): RemoteEntry[] {
   const list: unknown = JSON.parse(readFileSync(path, 'utf8'));
   if (!Array.isArray(list) || list.length === 0) throw new Error(`${path}: a non-empty array of remotes`);
   const problems: string[] = [];

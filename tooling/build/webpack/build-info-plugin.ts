@@ -11,7 +11,7 @@ export interface BuildInfo {
 }
 
 export function buildInfo(): BuildInfo {
-  const sharedPackage = path.resolve(__dirname, '..', '..', 'shared', 'package.json');
+  const sharedPackage = path.resolve(__dirname, '..', '..', '..', 'shared', 'package.json');
   const { version } = JSON.parse(readFileSync(sharedPackage, 'utf8')) as { version: string };
   return { contractMajor: CONTRACT_VERSION, contractVersion: version };
 }

@@ -17,7 +17,7 @@ const objects = (text: string) =>
       .map((object) => [`${object.kind}/${object.metadata.name}`, object]),
   );
 const rendered = objects(
-  readFileSync(join(__dirname, '..', '..', 'deploy', 'kubernetes', 'rendered', `${overlay}.yaml`), 'utf8'),
+  readFileSync(join(__dirname, '..', '..', '..', 'deploy', 'kubernetes', 'rendered', `${overlay}.yaml`), 'utf8'),
 );
 const built = objects(readFileSync(0, 'utf8'));
 const problems: string[] = [];

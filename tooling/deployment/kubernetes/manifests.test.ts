@@ -10,7 +10,7 @@ import { readRemoteList, type RemoteEntry } from '../../remotes/read-remote-list
 import { kubernetesFiles, readProductionDigests, renderOverlay } from './kustomize-layout';
 import { API_DRAIN, apiDrainSeconds, environments, NGINX_DRAIN, type KubeObject } from './manifests';
 
-const root = join(__dirname, '..', '..');
+const root = join(__dirname, '..', '..', '..');
 
 /** The models of the Kubernetes API (kubernetes-models 4.5.1: Kubernetes 1.33) by apiVersion and kind. */
 const MODELS: Record<string, new (data: never) => { validate(): void }> = {

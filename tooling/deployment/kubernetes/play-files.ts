@@ -27,7 +27,7 @@ if (!dir || !Number.isInteger(base)) throw new Error('usage: play-files.ts <dir>
 mkdirSync(dir, { recursive: true });
 
 const objects = parseAllDocuments(
-  readFileSync(join(__dirname, '..', '..', 'deploy', 'kubernetes', 'rendered', 'development.yaml'), 'utf8'),
+  readFileSync(join(__dirname, '..', '..', '..', 'deploy', 'kubernetes', 'rendered', 'development.yaml'), 'utf8'),
 ).map((document) => document.toJS() as KubeObject & Record<string, any>); // eslint-disable-line @typescript-eslint/no-explicit-any -- objects read from YAML
 const remotes = readRemoteList();
 // The published port of each Deployment: the host first, then each remote by its local port.
