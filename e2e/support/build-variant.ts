@@ -28,12 +28,7 @@ export function buildRemoteVariant(remoteDir: string, name: string, edit: (dir: 
     join(dir, 'tsconfig.prerender.json'),
     JSON.stringify({
       extends: join(prerender, 'tsconfig.json'),
-      include: [
-        join(dir, 'src'),
-        join(REPO_ROOT, 'shared', 'src'),
-        prerender,
-        join(REPO_ROOT, 'tooling', 'remotes'),
-      ],
+      include: [join(dir, 'src'), join(REPO_ROOT, 'shared', 'src'), prerender, join(REPO_ROOT, 'tooling', 'remotes')],
     }),
   );
   execFileSync(

@@ -8,7 +8,9 @@ import { runReleaseTool } from './release-tool';
 import { main as runTelemetryTool, TELEMETRY_USAGE } from './telemetry/telemetry-tool';
 
 const fail = (error: unknown) => {
-  process.stderr.write(`sg-release: failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.stderr.write(
+    `sg-release: failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
   process.exitCode = 1;
 };
 

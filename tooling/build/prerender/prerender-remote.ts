@@ -126,7 +126,9 @@ async function main() {
   // By its federation name, so a copy of a remote (a variant built by the browser suite) is found too.
   const remote = REMOTES.find((entry) => entry.name === manifest.name);
   if (!remote)
-    throw new Error(`${appDir} builds "${String(manifest.name)}", which is not a remote in tooling/remotes/remotes.json`);
+    throw new Error(
+      `${appDir} builds "${String(manifest.name)}", which is not a remote in tooling/remotes/remotes.json`,
+    );
   const head = fragmentHead(screenAssets(manifest));
   const module: unknown = await import(join(appDir, 'src', 'exposed-screen.ts'));
   // A CommonJS-compiled module arrives as its exports under `default` when imported.

@@ -25,7 +25,8 @@ const PRODUCTION_IMAGES = join(__dirname, 'production-images.json');
 export const readProductionDigests = (): Record<string, string> =>
   JSON.parse(readFileSync(PRODUCTION_IMAGES, 'utf8')) as Record<string, string>;
 
-const HEADER = '# Generated from tooling/remotes/remotes.json by `npm run generate`: do not edit. See docs/kubernetes.md.\n';
+const HEADER =
+  '# Generated from tooling/remotes/remotes.json by `npm run generate`: do not edit. See docs/kubernetes.md.\n';
 const yamlDocuments = (objects: readonly unknown[]) =>
   HEADER + objects.map((object) => stringify(object, { lineWidth: 0 })).join('---\n');
 

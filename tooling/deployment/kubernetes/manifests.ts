@@ -647,7 +647,9 @@ export function environments(remotes: readonly RemoteEntry[], productionDigests:
     images: imageNames(remotes).map((name) => {
       const digest = productionDigests[name];
       if (!digest || !/^sha256:[0-9a-f]{64}$/.test(digest))
-        throw new Error(`tooling/deployment/kubernetes/production-images.json: "${name}" needs a sha256 digest (got ${digest})`);
+        throw new Error(
+          `tooling/deployment/kubernetes/production-images.json: "${name}" needs a sha256 digest (got ${digest})`,
+        );
       return { name, newName: `registry.special-gift.example/${name}`, digest };
     }),
   };
