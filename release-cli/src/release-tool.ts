@@ -2,6 +2,7 @@ import path from 'node:path';
 import { ROLES, type Role } from '@special-gift/shared/api';
 import { REMOTES, type RemoteApp } from '../../tooling/remotes';
 import { type CommandLine, parseCommandLine, UsageError } from './arguments';
+import { formatTable } from './table';
 import { channelFrom, ReleaseApi, type ActionRequest, type RemoteState } from './api-client';
 import { computeBuild } from './build-id';
 import { buildFootprint } from './footprint';
@@ -100,16 +101,6 @@ async function liveHostContractMajor(hostUrl: string): Promise<number> {
   if (!response.ok || typeof body?.contractMajor !== 'number')
     throw new Refusal(`${url} answered ${response.status} without a contractMajor: is the host's build current?`);
   return body.contractMajor;
-}
-
-function formatTable(rows: readonly (readonly string[])[]): string[] {
-  const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length))) ?? [];
-  return rows.map((row) =>
-    row
-      .map((cell, column) => cell.padEnd(widths[column] ?? 0))
-      .join('  ')
-      .trimEnd(),
-  );
 }
 
 /** Runs one command line; resolves with the exit code. */

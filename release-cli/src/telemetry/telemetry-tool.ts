@@ -24,6 +24,7 @@ import {
 import { channelFrom, ReleaseApi } from '../api-client';
 import { parseCommandLine, UsageError } from '../arguments';
 import { readOrCreateOperatorToken } from '../operator-token';
+import { formatTable } from '../table';
 
 export const TELEMETRY_USAGE = `Usage: sg-release telemetry <command> [options]   (in the monorepo: npm run telemetry -- …)
   report [--window 1h|1d] [--remote <remote>]
@@ -62,17 +63,7 @@ const format = {
   cls: (value: number | null) => (value === null ? '-' : value.toFixed(3)),
 };
 
-function table(rows: ReadonlyArray<readonly string[]>): string {
-  const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length))) ?? [];
-  return rows
-    .map((row) =>
-      row
-        .map((cell, column) => cell.padEnd(widths[column] ?? 0))
-        .join('  ')
-        .trimEnd(),
-    )
-    .join('\n');
-}
+const table = (rows: ReadonlyArray<readonly string[]>): string => formatTable(rows).join('\n');
 
 export function formatReport(report: TelemetryReport): string {
   const lines = [`Telemetry from ${report.from} to ${report.to} (${report.window})`];
