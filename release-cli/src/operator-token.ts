@@ -3,17 +3,17 @@ import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 /** Where the local operator token lives: beside the API's data, never committed (`.data/` is ignored). */
-export function operatorTokenPath(repoRoot: string): string {
-  return path.join(repoRoot, '.data', 'operator-token');
+export function operatorTokenPath(root: string): string {
+  return path.join(root, '.data', 'operator-token');
 }
 
 /**
- * The operator token of this checkout: read from `<repo>/.data/operator-token`, or created there
+ * The operator token of a checkout (`root`): read from `<root>/.data/operator-token`, or created there
  * (32 random bytes, base64url: 43 characters, over the API's 32-character minimum) readable by its
  * owner only. `npm run up` passes it to the API; the release tool sends it.
  */
-export function readOrCreateOperatorToken(repoRoot: string): string {
-  const file = operatorTokenPath(repoRoot);
+export function readOrCreateOperatorToken(root: string): string {
+  const file = operatorTokenPath(root);
   try {
     const token = readFileSync(file, 'utf8').trim();
     if (token !== '') return token;

@@ -7,20 +7,20 @@ import { openS3BuildStore, parseS3Location } from './s3-store';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-/** `SG_BUILD_STORE`: `s3://bucket/prefix` for object storage, else a directory (`<repo>/.data/builds` by default). */
-export function openBuildStore(repoRoot: string, env: Env): BuildStore {
+/** `SG_BUILD_STORE`: `s3://bucket/prefix` for object storage, else a directory (`<root>/.data/builds` by default: the checkout, or the folder the tool runs in). */
+export function openBuildStore(root: string, env: Env): BuildStore {
   const s3 = parseS3Location(env.SG_BUILD_STORE ?? '');
-  return s3 ? openS3BuildStore(s3, env) : new DirectoryBuildStore(buildStorePath(repoRoot, env));
+  return s3 ? openS3BuildStore(s3, env) : new DirectoryBuildStore(buildStorePath(root, env));
 }
 
 /** The directory store's path; `npm run up` serves it. Object storage is for the stack and production. */
-export function buildStorePath(repoRoot: string, env: Env): string {
+export function buildStorePath(root: string, env: Env): string {
   if (parseS3Location(env.SG_BUILD_STORE ?? ''))
     throw new Refusal(
       `SG_BUILD_STORE=${env.SG_BUILD_STORE}: npm run up serves builds from a directory; ` +
         'an s3:// store is served by the compose stack (docs/releases.md, "Object storage")',
     );
-  return env.SG_BUILD_STORE ? path.resolve(env.SG_BUILD_STORE) : path.join(repoRoot, '.data', 'builds');
+  return env.SG_BUILD_STORE ? path.resolve(env.SG_BUILD_STORE) : path.join(root, '.data', 'builds');
 }
 
 export function buildDir(store: string, remote: string, buildId: string): string {

@@ -3,7 +3,7 @@
 # prints are exactly those of deploy/kubernetes/rendered/<overlay>.yaml, which the unit tests
 # validate against the Kubernetes API schemas (tooling/deployment/kubernetes/manifests.test.ts).
 set -euo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../../.."
 kubectl version --client 2>/dev/null | grep -E '^(Client|Kustomize) Version' || true
 for overlay in deploy/kubernetes/overlays/*/; do
   name=$(basename "$overlay")

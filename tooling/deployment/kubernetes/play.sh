@@ -12,7 +12,7 @@
 # Services have on a cluster (short and <name>.<namespace>.svc.cluster.local) as network aliases,
 # so the same names resolve. Every pod, volume, secret and the network are removed on exit.
 set -euo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../../.."
 export PATH="$PATH:/usr/sbin"
 export CONTAINERS_CONF="$PWD/tooling/containers/containers.conf"
 base=${SG_KUBE_PORT_BASE:-6350}
