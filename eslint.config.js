@@ -3,6 +3,8 @@
 // no app code; tooling/ (what the apps build with) imports no app; only bench/ and e2e/ reach into
 // the apps. Inside the host, layers run one way: config, services -> shell -> features -> app.
 // Inside the API, each domain uses another only through its index.ts, over http/ and db/.
+// tooling/ is rooms by purpose over the one list of remotes, each importing only the rooms below it
+// (toolingRooms); release-cli/ (the sg-release package) uses only the list of remotes of tooling/.
 // No import cycles anywhere.
 const js = require('@eslint/js');
 const tseslint = require('typescript-eslint');
@@ -10,7 +12,7 @@ const reactHooks = require('eslint-plugin-react-hooks');
 const importX = require('eslint-plugin-import-x');
 const { createTypeScriptImportResolver } = require('eslint-import-resolver-typescript');
 const globals = require('globals');
-const remotes = require('./tooling/remotes.json');
+const remotes = require('./tooling/remotes/remotes.json');
 
 const remoteDirs = remotes.map((remote) => remote.dir);
 const hostFeatures = require('node:fs').readdirSync(`${__dirname}/host/src/features`);
@@ -22,6 +24,21 @@ const apiDomains = ['signups', 'releases', 'telemetry', 'access', 'console'];
 const productionSources = ['host/src', ...remoteDirs.map((dir) => `${dir}/src`), 'shared/src/!(testing)'].map(
   (dir) => `./${dir}/**/!(*.test).{ts,tsx}`,
 );
+/**
+ * tooling/'s rooms and release-cli/, each with the rooms it may import (docs/architecture.md, "Layout").
+ * Each imports no other room; the rooms themselves are the repository's folders below.
+ */
+const toolingRooms = {
+  'tooling/remotes': [],
+  'tooling/process': [],
+  'release-cli': ['tooling/remotes'],
+  'tooling/composition': ['tooling/remotes'],
+  'tooling/serve': ['tooling/remotes', 'tooling/process', 'tooling/composition', 'release-cli'],
+  'tooling/build': ['tooling/remotes', 'tooling/composition', 'tooling/serve', 'release-cli'],
+  'tooling/deployment': ['tooling/remotes', 'tooling/composition'],
+  'tooling/nginx-tests': ['tooling/remotes', 'tooling/composition', 'tooling/serve', 'release-cli'],
+  'tooling/eslint': ['tooling/remotes', 'tooling/serve'],
+};
 const forbidImportsOf = (packages, why) =>
   packages.flatMap((pkg) => [
     { group: [`**/${pkg}/**`, `@special-gift/${pkg}`, `@special-gift/${pkg}/**`], message: why },
@@ -184,9 +201,22 @@ module.exports = tseslint.config(
               message: 'The API imports no app; it shares only @special-gift/shared.',
             },
             {
-              target: './tooling',
+              target: ['./tooling', './release-cli'],
               from: ['./host', ...remoteDirs.map((dir) => `./${dir}`), './api', './bench', './e2e'],
               message: 'tooling/ is what the apps build with; it imports no app (bench/ and e2e/ may).',
+            },
+            // tooling/ by room: each imports only the rooms below it, so nothing imports back up.
+            ...Object.entries(toolingRooms).map(([room, below]) => ({
+              target: `./${room}`,
+              from: Object.keys(toolingRooms)
+                .filter((other) => other !== room && !below.includes(other))
+                .map((other) => `./${other}`),
+              message: `${room}/ imports ${below.length === 0 ? 'no other room' : `only ${below.map((other) => `${other}/`).join(', ')}`} (docs/architecture.md, "Layout").`,
+            })),
+            {
+              target: './release-cli/src/**/!(*.test).ts',
+              from: './release-cli/test',
+              message: 'release-cli/test/ (the S3 stand-in) is test code: the packed tool does not import it.',
             },
             // shared/: a folder per export subpath, federated, bundled or test-only (shared/README.md).
             {

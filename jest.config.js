@@ -31,8 +31,9 @@ const browserPackage = (name) => ({
 /** @type {import('jest').Config} */
 module.exports = {
   projects: [
-    ...['shared', 'host', ...require('./tooling/remotes.json').map((remote) => remote.dir)].map(browserPackage),
+    ...['shared', 'host', ...require('./tooling/remotes/remotes.json').map((remote) => remote.dir)].map(browserPackage),
     { ...common('api'), testMatch: ['<rootDir>/{src,test}/**/*.test.ts'], testEnvironment: 'node' },
+    { ...common('release-cli'), testEnvironment: 'node' },
     { ...common('tooling'), testMatch: ['<rootDir>/**/*.test.ts'], testEnvironment: 'node' },
   ],
 };

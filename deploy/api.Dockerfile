@@ -5,13 +5,14 @@
 FROM node:20-bookworm-slim AS build
 WORKDIR /repo
 COPY package.json package-lock.json .npmrc ./
-# >>> generated from tooling/remotes.json by `npm run generate`, do not edit: workspace manifests
+# >>> generated from tooling/remotes/remotes.json by `npm run generate`, do not edit: workspace manifests
 COPY shared/package.json shared/
 COPY host/package.json host/
 COPY remote-intro/package.json remote-intro/
 COPY remote-signup/package.json remote-signup/
 COPY remote-thankyou/package.json remote-thankyou/
 COPY api/package.json api/
+COPY release-cli/package.json release-cli/
 # <<< end of generated: workspace manifests
 # An optional extra CA bundle as a build secret, and npm's cache: see static-app.Dockerfile.
 RUN --mount=type=secret,id=npm_ca --mount=type=cache,target=/root/.npm,sharing=locked \
@@ -23,20 +24,21 @@ COPY api api
 # The one helper the API shares with the local serve scripts: stop when the parent process dies;
 # and the list of remotes, whose names and routes telemetry accepts.
 COPY tooling/process tooling/process
-COPY tooling/remotes.generated.ts tooling/
+COPY tooling/remotes/remotes.generated.ts tooling/remotes/
 RUN npm run build -w api
 
 FROM node:20-bookworm-slim
 WORKDIR /repo
 ENV NODE_ENV=production
 COPY package.json package-lock.json .npmrc ./
-# >>> generated from tooling/remotes.json by `npm run generate`, do not edit: workspace manifests (runtime)
+# >>> generated from tooling/remotes/remotes.json by `npm run generate`, do not edit: workspace manifests (runtime)
 COPY shared/package.json shared/
 COPY host/package.json host/
 COPY remote-intro/package.json remote-intro/
 COPY remote-signup/package.json remote-signup/
 COPY remote-thankyou/package.json remote-thankyou/
 COPY api/package.json api/
+COPY release-cli/package.json release-cli/
 # <<< end of generated: workspace manifests (runtime)
 # An optional extra CA bundle as a build secret, and npm's cache: see static-app.Dockerfile.
 RUN --mount=type=secret,id=npm_ca --mount=type=cache,target=/root/.npm,sharing=locked \

@@ -7,13 +7,14 @@ FROM node:20-bookworm-slim AS build
 WORKDIR /repo
 # Manifests first, so the dependency layer is cached until they change.
 COPY package.json package-lock.json .npmrc ./
-# >>> generated from tooling/remotes.json by `npm run generate`, do not edit: workspace manifests
+# >>> generated from tooling/remotes/remotes.json by `npm run generate`, do not edit: workspace manifests
 COPY shared/package.json shared/
 COPY host/package.json host/
 COPY remote-intro/package.json remote-intro/
 COPY remote-signup/package.json remote-signup/
 COPY remote-thankyou/package.json remote-thankyou/
 COPY api/package.json api/
+COPY release-cli/package.json release-cli/
 # <<< end of generated: workspace manifests
 # npm's downloads are cached across builds (not in a layer). NPM_CA is an optional extra CA bundle
 # (a TLS-inspecting proxy's), given as a build secret so it never lands in a layer:
@@ -23,6 +24,8 @@ RUN --mount=type=secret,id=npm_ca --mount=type=cache,target=/root/.npm,sharing=l
     npm install --no-audit --no-fund
 COPY tsconfig.json ./
 COPY tooling tooling
+# The build records each chunk's integrity with the release tool's hash (release-cli/src/sri.ts).
+COPY release-cli release-cli
 COPY shared shared
 ARG APP_DIR
 COPY ${APP_DIR} ${APP_DIR}

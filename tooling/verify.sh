@@ -35,7 +35,7 @@ command -v xauth >/dev/null 2>&1 || missing+=(xauth) # xvfb-run needs it; xvfb d
 command -v nginx >/dev/null 2>&1 || missing+=(nginx-light)
 command -v docker-compose >/dev/null 2>&1 || missing+=(docker-compose)
 # kubectl for its kustomize (Debian's kubernetes-client if none is installed), catatonit for the
-# pods' infra container that `podman kube play` starts (tooling/kubernetes/).
+# pods' infra container that `podman kube play` starts (tooling/deployment/kubernetes/).
 command -v kubectl >/dev/null 2>&1 || missing+=(kubernetes-client)
 command -v catatonit >/dev/null 2>&1 || missing+=(catatonit)
 # Podman (rootful, runc, netavark with aardvark-dns for names, iptables for its bridges),
@@ -69,10 +69,10 @@ step "PostgreSQL for the API tests"; start_throwaway_postgres
 step "Lint";        npm run lint
 step "Deployment config"
 docker-compose -f docker-compose.yml config -q && echo "docker-compose.yml is valid"
-bash tooling/kubernetes/check-kustomize.sh
+bash tooling/deployment/kubernetes/check-kustomize.sh
 step "Type-check";  npm run typecheck
 step "Unit tests";  npm run test:unit
 step "Build";       npm run build && npm run build:baseline
 step "Browser end-to-end suite"; npm run test:e2e
 step "Images and the compose stack (Podman)"; bash tooling/containers/stack.sh
-step "The Kubernetes development overlay played (podman kube play)"; bash tooling/kubernetes/play.sh
+step "The Kubernetes development overlay played (podman kube play)"; bash tooling/deployment/kubernetes/play.sh

@@ -1,9 +1,9 @@
 // The canary verdict end to end: releases and telemetry in the real API (in-process), the verdict
-// command of tooling/telemetry reading both. A canary build with an injected failure rate is rolled
+// command of release-cli/src/telemetry reading both. A canary build with an injected failure rate is rolled
 // back by the verdict itself (`--act yes`): its pointer's canary is aborted. Only signed page views
 // count: a script's unsigned, replayed or forged batches move no verdict (issue 32's attack).
 import { MIN_SESSIONS_PER_ARM } from '@special-gift/shared/telemetry';
-import { main as telemetryCommand } from '../../tooling/telemetry/telemetry-cli';
+import { main as telemetryCommand } from '../../release-cli/src/telemetry/telemetry-tool';
 import type * as NativePglite from './support/native-pglite';
 import { JUDGED_PER_NETWORK } from '../src/telemetry/report-query';
 import { askPageToken, postTelemetry } from './support/http-client';

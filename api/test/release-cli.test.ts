@@ -1,4 +1,4 @@
-// The release tool (tooling/release/) against the real API, in-process. It lives here rather than
+// The release tool (release-cli/src/) against the real API, in-process. It lives here rather than
 // beside the tool because lint keeps tooling/ from importing api/ (tooling is what apps build with),
 // while the API's tests may use tooling, as src/main.ts does; and in-process start-up is seconds
 // faster than a child API on a fresh PGlite.
@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { runReleaseTool } from '../../tooling/release/release-tool';
+import { runReleaseTool } from '../../release-cli/src/release-tool';
 import type * as NativePglite from './support/native-pglite';
 import { startTestServer, type TestServer } from './support/test-server';
 
@@ -64,7 +64,7 @@ async function runTool(
   const out: string[] = [];
   const err: string[] = [];
   const code = await runReleaseTool(argv, {
-    repoRoot: REPO_ROOT,
+    workDir: REPO_ROOT,
     env: {
       SG_RELEASE_API: api.baseUrl,
       OPERATOR_TOKEN: TOKEN,

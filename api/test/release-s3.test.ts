@@ -8,11 +8,11 @@ import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { computeBuild } from '../../tooling/release/build-id';
-import { runReleaseTool } from '../../tooling/release/release-tool';
-import { IMMUTABLE } from '../../tooling/release/s3-store';
-import { openBuildStore } from '../../tooling/release/store';
-import { S3RVER_CREDENTIALS, startS3Server, type RunningS3 } from '../../tooling/s3/s3-server';
+import { computeBuild } from '../../release-cli/src/build-id';
+import { runReleaseTool } from '../../release-cli/src/release-tool';
+import { IMMUTABLE } from '../../release-cli/src/store/s3-store';
+import { openBuildStore } from '../../release-cli/src/store/open-store';
+import { S3RVER_CREDENTIALS, startS3Server, type RunningS3 } from '../../release-cli/test/s3-server';
 import type * as NativePglite from './support/native-pglite';
 import { startTestServer, type TestServer } from './support/test-server';
 
@@ -66,7 +66,7 @@ async function release(env: Record<string, string>, ...argv: string[]) {
   const out: string[] = [];
   const err: string[] = [];
   const code = await runReleaseTool(argv, {
-    repoRoot: REPO_ROOT,
+    workDir: REPO_ROOT,
     env,
     out: (line) => out.push(line),
     err: (line) => err.push(line),
@@ -150,7 +150,7 @@ describe('npm run release with an S3 build store', () => {
     try {
       child = spawn(
         process.execPath,
-        ['--import', 'tsx', 'tooling/release/cli.ts', 'publish', 'signup', '--dist', dist],
+        ['--import', 'tsx', 'release-cli/src/cli.ts', 'publish', 'signup', '--dist', dist],
         { cwd: REPO_ROOT, env: { ...process.env, ...toolEnv('builds', proxyUrl) }, stdio: 'ignore' },
       );
       const exit = await new Promise<NodeJS.Signals | null>((resolve) =>
@@ -203,7 +203,7 @@ describe('npm run release with an S3 build store', () => {
     // A month later, the live build published again: the killed-then-completed one, never live, goes.
     const out: string[] = [];
     const code = await runReleaseTool(['publish', 'signup', '--json'], {
-      repoRoot: REPO_ROOT,
+      workDir: REPO_ROOT,
       env,
       now: () => new Date(Date.now() + 30 * 24 * 3600_000),
       out: (line) => out.push(line),

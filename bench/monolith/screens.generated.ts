@@ -1,4 +1,4 @@
-// Generated from tooling/remotes.json by `npm run generate`: do not edit.
+// Generated from tooling/remotes/remotes.json by `npm run generate`: do not edit.
 
 export const SCREENS: Record<string, () => Promise<unknown>> = {
   'intro/Screen': () => import(/* webpackChunkName: "remotes/intro/remoteEntry" */ '../../remote-intro/src/exposed-screen'),

@@ -4,7 +4,7 @@ import HtmlWebpackPlugin from 'html-webpack-plugin';
 import MiniCssExtractPlugin from 'mini-css-extract-plugin';
 import type { Configuration } from 'webpack';
 import { REMOTES } from '../../tooling/remotes';
-import { sourceRules } from '../../tooling/webpack/create-webpack-config';
+import { sourceRules } from '../../tooling/build/webpack/create-webpack-config';
 
 const repo = join(__dirname, '..', '..');
 

@@ -2,9 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { expect, test } from '@playwright/test';
 import { signUpInBrowser } from '../stack/journey';
 import { parsePageBuilds } from '@special-gift/shared/composition';
-import { readRemoteList } from '../../tooling/generate/read-remote-list';
-import { readProductionDigests } from '../../tooling/kubernetes/kustomize-layout';
-import { SECRET, developmentStandIns, environments } from '../../tooling/kubernetes/manifests';
+import { readRemoteList } from '../../tooling/remotes/read-remote-list';
+import { readProductionDigests } from '../../tooling/deployment/kubernetes/kustomize-layout';
+import { SECRET, developmentStandIns, environments } from '../../tooling/deployment/kubernetes/manifests';
 import { HOST_URL, REPO_ROOT, apiRequests, podman, releaseToolEnv, signUp, waitUntil } from '../stack/stack';
 
 /** The containers `podman kube play` made of a Deployment's pods: <deployment>-pod-<n>-<container>. */
@@ -120,7 +120,7 @@ test.describe('the development overlay played by Podman', () => {
       }),
     };
     const tool = (...args: string[]) =>
-      execFileSync('node', ['--import', 'tsx', 'tooling/release/cli.ts', ...args], { cwd: REPO_ROOT, env }).toString();
+      execFileSync('node', ['--import', 'tsx', 'release-cli/src/cli.ts', ...args], { cwd: REPO_ROOT, env }).toString();
     const published = tool('publish', 'signup', '--dist', 'remote-signup/dist', '--json');
     const { buildId } = JSON.parse(published.split('\n').find((line) => line.startsWith('{')) ?? '{}') as {
       buildId?: string;

@@ -3,7 +3,7 @@ import browserSuite from '../playwright.config';
 import { HOST_URL } from '../stack/stack';
 
 /**
- * The played development overlay (tooling/kubernetes/play.sh): the browser suite's settings
+ * The played development overlay (tooling/deployment/kubernetes/play.sh): the browser suite's settings
  * against the host pod's published port (SG_HOST_PORT, as for the compose stack). The play
  * script starts and removes the pods.
  */

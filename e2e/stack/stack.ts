@@ -158,7 +158,7 @@ export async function storedCount(ids: readonly string[]): Promise<number> {
   return stored;
 }
 
-export const RELEASE_TOOL = 'node --import tsx tooling/release/cli.ts';
+export const RELEASE_TOOL = 'node --import tsx release-cli/src/cli.ts';
 
 /**
  * `npm run release -- <args>` as a team's CI job runs it: in a container of its own, with the

@@ -23,17 +23,12 @@ export function buildRemoteVariant(remoteDir: string, name: string, edit: (dir: 
   );
   // The rest of the remote's build: its prerendered screen (see the remote's package.json). tsx
   // takes JSX options only for files its tsconfig includes: this copy's sources among them.
-  const prerender = join(REPO_ROOT, 'tooling', 'prerender');
+  const prerender = join(REPO_ROOT, 'tooling', 'build', 'prerender');
   writeFileSync(
     join(dir, 'tsconfig.prerender.json'),
     JSON.stringify({
       extends: join(prerender, 'tsconfig.json'),
-      include: [
-        join(dir, 'src'),
-        join(REPO_ROOT, 'shared', 'src'),
-        prerender,
-        join(REPO_ROOT, 'tooling', 'remotes.ts'),
-      ],
+      include: [join(dir, 'src'), join(REPO_ROOT, 'shared', 'src'), prerender, join(REPO_ROOT, 'tooling', 'remotes')],
     }),
   );
   execFileSync(

@@ -16,7 +16,7 @@ const RELEASE_ENV = {
 
 /** `npm run release -- <args>` as a team runs it (docs/releases.md); throws with its message when refused. */
 export function release(...args: string[]): string {
-  return execFileSync(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'tooling', 'release', 'cli.ts'), ...args], {
+  return execFileSync(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'release-cli', 'src', 'cli.ts'), ...args], {
     cwd: REPO_ROOT,
     env: RELEASE_ENV,
     encoding: 'utf8',

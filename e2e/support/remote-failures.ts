@@ -1,7 +1,7 @@
 import type { BrowserContext, Page, Route } from '@playwright/test';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { sriOf } from '../../tooling/release/sri';
+import { sriOf } from '../../release-cli/src/sri';
 import { REMOTES, type RemoteName } from '../../tooling/remotes';
 import { distOf } from './nginx';
 import { E2E_PORTS } from './topology';

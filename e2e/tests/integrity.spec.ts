@@ -2,7 +2,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Route } from '@playwright/test';
 import { PAGE_INTEGRITY_ATTRIBUTE, parsePageIntegrity } from '@special-gift/shared/composition';
-import { sriOf } from '../../tooling/release/sri';
+import { sriOf } from '../../release-cli/src/sri';
 import { expect, expectConsoleErrors, test } from '../support/fixtures';
 import { distOf, wwwRoot } from '../support/nginx';
 import { pageBuilds, publish, release } from '../support/releases';

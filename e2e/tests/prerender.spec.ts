@@ -1,6 +1,6 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FRAGMENT_CACHE_SECONDS, FRAGMENT_TIMEOUT_MS } from '../../tooling/compose/composition';
+import { FRAGMENT_CACHE_SECONDS, FRAGMENT_TIMEOUT_MS } from '../../tooling/composition/composition';
 import { REPO_ROOT } from '../../tooling/serve/local-topology';
 import { localRuntimeConfig } from '../../tooling/serve/runtime-config';
 import { startStaticServer } from '../../tooling/serve/static-server';

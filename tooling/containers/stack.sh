@@ -34,7 +34,7 @@ export SG_HOST_PORT=$base
 # Each remote's port: the base plus its offset in remotes.json (localPort - 3000).
 while read -r name port; do
   export "SG_${name^^}_PORT=$((base + port - 3000))"
-done < <(node -e 'for (const r of require("./tooling/remotes.json")) console.log(r.name, r.localPort)')
+done < <(node -e 'for (const r of require("./tooling/remotes/remotes.json")) console.log(r.name, r.localPort)')
 # The S3 stand-in (the build store), published for the machine's own publishing.
 export SG_S3_PORT=$((base + 9))
 # The tests sign up far more often than one person would.
@@ -79,7 +79,7 @@ build() { # image dockerfile build-args...
 }
 step "Images (each built once; unchanged layers are reused)"
 build special-gift/host deploy/static-app.Dockerfile --build-arg APP_DIR=host --build-arg APP_KIND=host
-for dir in $(node -p 'require("./tooling/remotes.json").map((r) => r.dir).join(" ")'); do
+for dir in $(node -p 'require("./tooling/remotes/remotes.json").map((r) => r.dir).join(" ")'); do
   build "special-gift/$dir" deploy/static-app.Dockerfile --build-arg "APP_DIR=$dir" --build-arg APP_KIND=remote
 done
 build special-gift/api deploy/api.Dockerfile

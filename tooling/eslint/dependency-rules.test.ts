@@ -57,6 +57,30 @@ const violations = [
     'imports no app',
   ],
   [
+    'the list of remotes importing a room of tooling/',
+    'tooling/remotes',
+    "import { LOCAL_PORTS } from '../../serve/local-topology';",
+    'tooling/remotes/ imports no other room',
+  ],
+  [
+    'page composition importing deployment generation (a room above it)',
+    'tooling/composition',
+    "import { DERIVED_FILES } from '../../deployment/derived-files';",
+    'tooling/composition/ imports only tooling/remotes/',
+  ],
+  [
+    'the release tool importing tooling/ beyond the list of remotes',
+    'release-cli/src',
+    "import { LOCAL_PORTS } from '../../../tooling/serve/local-topology';",
+    'release-cli/ imports only tooling/remotes/',
+  ],
+  [
+    'the packed release tool importing its test code',
+    'release-cli/src',
+    "import { startS3Server } from '../../test/s3-server';",
+    'the packed tool does not import it',
+  ],
+  [
     'the federated contract importing a shell implementation',
     'shared/src/contract',
     "import { createHttpClient } from '../../host';",
@@ -135,6 +159,8 @@ const probes: Record<string, string> = {
     "import { useHostServices } from '../../../shell/host-services';\nimport { RemoteLoadError } from '../../../services/remotes/remote-load-error';\nexport const allowed = [useHostServices, RemoteLoadError];\n",
   [join('api/src/telemetry', PROBE, 'allowed.ts')]:
     "import { authorize } from '../../access';\nimport { ApiError } from '../../http/api-error';\nexport const allowed = [authorize, ApiError];\n",
+  [join('tooling/serve', PROBE, 'allowed.ts')]:
+    "import { REMOTES } from '../../remotes';\nimport { PAGE_TOKEN } from '../../composition/composition';\nimport { openBuildStore } from '../../../release-cli/src/store/open-store';\nexport const allowed = [REMOTES, PAGE_TOKEN, openBuildStore];\n",
   [join('shared/src/validation', PROBE, 'allowed.test.ts')]:
     "import { createTestShell } from '@special-gift/shared/testing';\nimport { VALID_TEST_CARD_CODES } from '../../testing/cards';\nexport const allowed = [createTestShell, VALID_TEST_CARD_CODES];\n",
 };
@@ -198,6 +224,10 @@ describe('dependency rules (eslint.config.js)', () => {
 
   it('accepts an API domain using another through its index.ts, and the shared infrastructure', () => {
     expect(messagesByFile.get(join('api/src/telemetry', PROBE, 'allowed.ts'))).toEqual([]);
+  });
+
+  it('accepts a room of tooling/ importing the rooms below it: local serving using the list, composition and the release tool', () => {
+    expect(messagesByFile.get(join('tooling/serve', PROBE, 'allowed.ts'))).toEqual([]);
   });
 
   it('accepts a test importing the test-only code', () => {

@@ -7,7 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { exitWithParent } from '../process/exit-with-parent';
-import { readOrCreateOperatorToken } from '../release/operator-token';
+import { readOrCreateOperatorToken } from '../../release-cli/src/operator-token';
 import { REMOTES } from '../remotes';
 import { LOCAL_PORTS, REPO_ROOT } from './local-topology';
 

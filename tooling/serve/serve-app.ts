@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { REMOTES } from '../remotes';
 import { exitWithParent } from '../process/exit-with-parent';
-import { buildStorePath } from '../release/store';
+import { buildStorePath } from '../../release-cli/src/store/open-store';
 import { LOCAL_PORTS, REPO_ROOT } from './local-topology';
 import { localRuntimeConfig } from './runtime-config';
 import { startStaticServer } from './static-server';

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { OPERATOR_PAGE_REFUSED } from '@special-gift/shared/api';
-import { COMPOSED_PAGE_CACHE_CONTROL, PAGE_TEMPLATE_FILE, toPageTemplate } from '../compose/composition';
+import { COMPOSED_PAGE_CACHE_CONTROL, PAGE_TEMPLATE_FILE, toPageTemplate } from '../composition/composition';
 import type { StaticServerOptions } from './static-server';
 
 // http-proxy-middleware is ESM only, which Jest cannot load: the server runs in a process of its own.

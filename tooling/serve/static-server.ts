@@ -7,13 +7,13 @@ import { join } from 'node:path';
 import { FALLBACK_LANGUAGE, isLanguage, type Language } from '@special-gift/shared';
 import express, { type RequestHandler, type Response } from 'express';
 import { createProxyMiddleware } from 'http-proxy-middleware';
-import { createPageComposer, createScreenFiles, newNonce, pageBucket } from '../compose/compose-page';
+import { createPageComposer, createScreenFiles, newNonce, pageBucket } from '../composition/compose-page';
 import {
   COMPOSED_PAGE_CACHE_CONTROL,
   PAGE_TEMPLATE_FILE,
   pageContentSecurityPolicy,
   SCREEN_FILES_PREFIX,
-} from '../compose/composition';
+} from '../composition/composition';
 import type { RemoteName } from '../remotes';
 import { refuseOperatorPages } from './operator-pages';
 

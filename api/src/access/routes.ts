@@ -1,6 +1,6 @@
 import { actionsOf, type AccessIdentity } from '@special-gift/shared/api';
 import { Router } from 'express';
-import { REMOTE_LIST } from '../../../tooling/remotes.generated';
+import { REMOTE_LIST } from '../../../tooling/remotes/remotes.generated';
 import { ApiError } from '../http/api-error';
 import { methodNotAllowed } from '../http/method-not-allowed';
 import { parseJsonBody, requireJsonContentType } from '../http/json-body';

@@ -65,7 +65,7 @@ export function jsonObject(req: Request): Record<string, unknown> {
   return body;
 }
 
-/** A remote's name (tooling/remotes.json's rule; the API never imports tooling). */
+/** A remote's name (tooling/remotes/remotes.json's rule; the API never imports tooling). */
 export const REMOTE_NAME = /^[a-z][a-z0-9-]{0,31}$/;
 
 /** `?limit=` from 1 to 1000, `fallback` when absent. */

@@ -1,7 +1,7 @@
 import type { ReleaseAction, ReleaseActionRequest, ReleaseLock } from '@special-gift/shared/api';
 import { appendAudit, type Actor } from '../access';
 import type { Database, Queryable } from '../db/database';
-import { lockServableBuild } from './build-store';
+import { lockServableBuild } from './build-registry';
 import { readLock } from './lock-store';
 import { readPointer, type HistoryEntry, type Pointer } from './pointer-store';
 

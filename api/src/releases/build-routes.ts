@@ -4,7 +4,7 @@ import { ApiError } from '../http/api-error';
 import { parseJsonBody, requireJsonContentType } from '../http/json-body';
 import { methodNotAllowed } from '../http/method-not-allowed';
 import { jsonObject, REMOTE_NAME } from '../http/request-fields';
-import { purgeBuilds, registerBuild } from './build-store';
+import { purgeBuilds, registerBuild } from './build-registry';
 import { BUILD_ID, invalid, readFootprint, readIntegrity, readInteger, readString, remoteOf } from './request';
 
 /** Publishing a build (its registration, after the release tool stored its files) and purging old ones: deployers. */

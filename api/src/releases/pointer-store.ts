@@ -1,7 +1,7 @@
 import type { PublishedBuild, ReleaseHistoryEntry, ReleasePointer } from '@special-gift/shared/api';
 import { columns } from '../db/columns';
 import type { Queryable } from '../db/database';
-import { BUILD, type BuildIntegrity } from './build-store';
+import { BUILD, type BuildIntegrity } from './build-registry';
 
 export type Pointer = ReleasePointer;
 export type HistoryEntry = ReleaseHistoryEntry;

@@ -4,7 +4,7 @@ import { ApiError } from '../http/api-error';
 import { parseJsonBody, requireJsonContentType } from '../http/json-body';
 import { methodNotAllowed } from '../http/method-not-allowed';
 import { jsonObject, REMOTE_NAME } from '../http/request-fields';
-import { findServableBuild } from './build-store';
+import { findServableBuild } from './build-registry';
 import { PREVIEW_COOKIE, PREVIEW_MAX_AGE_SECONDS, signPreview } from './preview-cookie';
 import { PREVIEW_PAGE_HTML, PREVIEW_PAGE_SCRIPT } from './preview-page';
 import { BUILD_ID, readString } from './request';

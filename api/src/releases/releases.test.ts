@@ -7,7 +7,7 @@ import type { Database } from '../db/database';
 import { openDatabase } from '../db/open-database';
 import { createApiServer } from '../http/protocol-errors';
 import { applyAction, previousLiveBuild } from './action-store';
-import { purgeBuilds, registerBuild } from './build-store';
+import { purgeBuilds, registerBuild } from './build-registry';
 import { signPreview, verifyPreview } from './preview-cookie';
 import { POINTER_MEMO_MS, servedForBucket, sgBuildsHeader } from './snapshot';
 

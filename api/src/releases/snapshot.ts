@@ -4,7 +4,7 @@ import type { Request, RequestHandler } from 'express';
 import { isTokenLive, OPERATOR_TOKEN_ID } from '../access';
 import type { Database } from '../db/database';
 import { ApiError } from '../http/api-error';
-import { findServableIntegrity, type BuildIntegrity } from './build-store';
+import { findServableIntegrity, type BuildIntegrity } from './build-registry';
 import { readPointers, type PointerRow } from './pointer-store';
 import { PREVIEW_COOKIE, verifyPreview, type Preview } from './preview-cookie';
 import { invalid } from './request';

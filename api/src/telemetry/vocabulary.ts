@@ -1,7 +1,7 @@
 import type { TelemetryVocabulary } from '@special-gift/shared/telemetry';
-import { REMOTE_LIST } from '../../../tooling/remotes.generated';
+import { REMOTE_LIST } from '../../../tooling/remotes/remotes.generated';
 
-/** What a batch may name: the app's routes and remotes, from the one list of remotes (tooling/remotes.json). */
+/** What a batch may name: the app's routes and remotes, from the one list of remotes (tooling/remotes/remotes.json). */
 export const TELEMETRY_VOCABULARY: TelemetryVocabulary = {
   routes: REMOTE_LIST.map((remote) => remote.route),
   remotes: REMOTE_LIST.map((remote) => remote.name),

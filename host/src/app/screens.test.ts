@@ -2,8 +2,8 @@ import { REMOTES } from '../../../tooling/remotes';
 import { REMOTE_NAMES } from '../config/runtime-config';
 import { remoteForPath } from './screens';
 
-// The host's list is generated from tooling/remotes.json; this checks the routes it makes of it.
-describe('the host agrees with tooling/remotes.json', () => {
+// The host's list is generated from tooling/remotes/remotes.json; this checks the routes it makes of it.
+describe('the host agrees with tooling/remotes/remotes.json', () => {
   it('knows the same remotes, in the same order', () => {
     expect(REMOTE_NAMES).toEqual(REMOTES.map((remote) => remote.name));
   });

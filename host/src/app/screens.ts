@@ -1,7 +1,7 @@
 import type { RemoteName } from '../config/runtime-config';
 import { REMOTES } from '../config/remotes.generated';
 
-/** Every screen: its path and the remote that renders it (tooling/remotes.json, generated). */
+/** Every screen: its path and the remote that renders it (tooling/remotes/remotes.json, generated). */
 export const SCREENS: ReadonlyArray<{ path: string; remote: RemoteName }> = REMOTES.map(({ name, route }) => ({
   path: route,
   remote: name,

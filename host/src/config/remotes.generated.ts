@@ -1,4 +1,4 @@
-// Generated from tooling/remotes.json by `npm run generate`: do not edit.
+// Generated from tooling/remotes/remotes.json by `npm run generate`: do not edit.
 
 /** Each remote the host routes to: its name (federation name and texts namespace) and its route. */
 export const REMOTES = [

@@ -2,7 +2,7 @@ import { isLanguage, type Language, type ShellConfig } from '@special-gift/share
 import { buildEntryUrl, PAGE_BUILDS_ATTRIBUTE, parsePageBuilds } from '@special-gift/shared/composition';
 import { REMOTES } from './remotes.generated';
 
-/** The remotes the host routes to, from tooling/remotes.json (`npm run generate`). */
+/** The remotes the host routes to, from tooling/remotes/remotes.json (`npm run generate`). */
 export type RemoteName = (typeof REMOTES)[number]['name'];
 export const REMOTE_NAMES: readonly RemoteName[] = REMOTES.map((remote) => remote.name);
 

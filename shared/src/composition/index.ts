@@ -2,7 +2,7 @@
 // and its cookie, the attributes and `useId` prefix of a prerendered screen and the page frame's
 // class. Read by the host's start-up, the remotes' prerender step and the servers that compose the
 // page; their own side (the page template, SSI variables, the fragments' files, bound and cache) is
-// tooling/compose/composition.ts. Not a federated share.
+// tooling/composition/composition.ts. Not a federated share.
 import type { NavigationDirection } from '../contract/navigation';
 
 export { acceptedLanguages, chooseLanguage, textDirection } from './choose-language';
@@ -23,7 +23,7 @@ export const SCREEN_ID_PREFIX = 'sg-screen-';
 
 /**
  * The class of the shell's page frame, with the way the page came in (its enter transition): the
- * host's ShellLayout renders it, and the page template (tooling/compose/composition.ts) puts a
+ * host's ShellLayout renders it, and the page template (tooling/composition/composition.ts) puts a
  * prerendered screen in the frame of a fresh load, so both are the same element.
  */
 export const shellPageClass = (direction: NavigationDirection) => `sg-shell-page sg-shell-page--${direction}`;

@@ -87,7 +87,7 @@ export interface TelemetryBatch {
   readonly token?: string;
 }
 
-/** What a batch may name: the app's routes and remotes (the API passes tooling/remotes.json's). */
+/** What a batch may name: the app's routes and remotes (the API passes tooling/remotes/remotes.json's). */
 export interface TelemetryVocabulary {
   readonly routes: readonly string[];
   readonly remotes: readonly string[];

@@ -1,7 +1,7 @@
 /// <reference lib="webworker" />
 /**
  * The host's service worker (docs/offline.md): the app opens with no network after one visit, and
- * never mixes two builds of a remote. Built on its own (tooling/webpack), registered by the page
+ * never mixes two builds of a remote. Built on its own (tooling/build/webpack), registered by the page
  * once its first screen is up and the other screens are preloaded.
  *
  * - The composed pages: network first (3 s), so a release or a rollback reaches the next page as
