@@ -3,7 +3,7 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import type { AuditEntry, RemoteState } from '@special-gift/shared/api';
+import type { AuditEntry, ReleasePointer } from '@special-gift/shared/api';
 import { distOf } from '../support/nginx';
 import { buildsInHtml, release } from '../support/releases';
 import { API_URL, BUILD_STORE_DIR, HOST_URL } from '../support/topology';
@@ -95,7 +95,7 @@ test("a team's CI publishes its dist and releases it with the packed tool; new p
   expect(released.stdout).toMatch(new RegExp(`^signup: live ${buildId} \\(revision \\d+\\)\\n$`));
 
   const history = sgRelease('history', 'signup', '--json');
-  expect((JSON.parse(history.stdout) as RemoteState).pointer?.live).toBe(buildId);
+  expect((JSON.parse(history.stdout) as { pointer: ReleasePointer | null }).pointer?.live).toBe(buildId);
   const html = await (await fetch(`${HOST_URL}/sign-up`)).text();
   expect(buildsInHtml(html).signup).toBe(buildId);
   // Recorded under the team's token, from CI; the tool wrote nothing into the team's folder.
