@@ -19,7 +19,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { PAGE_TEMPLATE_FILE, toPageTemplate } from '../compose/composition';
+import { PAGE_TEMPLATE_FILE, toPageTemplate } from '../composition/composition';
 import { startServer, stopServer, type ServerUnderTest } from './server-under-test';
 
 jest.setTimeout(60_000);
