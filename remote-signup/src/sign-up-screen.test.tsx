@@ -88,6 +88,13 @@ const draftOf = (shell: TestShell) => shell.storage.data.get(DRAFT_STORAGE_KEY) 
 /** The message in place of the form when the sign-up is kept on the device (a status region). */
 const queuedStatus = async () => (await screen.findByText(en.queue.title)).closest('[role="status"]');
 
+let onLine: jest.SpiedGetter<boolean> | undefined;
+afterEach(() => onLine?.mockRestore());
+/** The browser says the device has no network (navigator.onLine), for this test. */
+function offline() {
+  onLine = jest.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+}
+
 function apiError(status: number, body: ApiErrorBody): HttpError {
   return new HttpError('http', body.error.message, status, body);
 }
@@ -373,8 +380,9 @@ describe('SignUpScreen: failures', () => {
     ['no network', new HttpError('network', 'POST sign-ups failed: network error')],
     ['no answer in time', new HttpError('timeout', 'POST sign-ups timed out')],
   ])(
-    'with %s: keeps the sign-up on the device with its key, says it will be sent, and asks the host to send it',
+    'with %s, the device offline: keeps the sign-up on the device with its key, says it will be sent, and asks the host to send it',
     async (_, error) => {
+      offline(); // online, the words differ (sign-up-screen.no-answer.test.tsx)
       const user = fastUser();
       const shell = createTestShell();
       shell.http.post.mockRejectedValueOnce(error);
@@ -478,6 +486,7 @@ describe('SignUpScreen: failures', () => {
       renderWithShell(<SignUpScreen />, { shell, resources });
       return queuedStatus();
     };
+    beforeEach(offline); // online, it says our service could not be reached, whatever the engine
     afterEach(() => {
       delete (window as { ServiceWorkerRegistration?: unknown }).ServiceWorkerRegistration;
       Object.defineProperty(navigator, 'serviceWorker', { value: undefined, configurable: true });
@@ -552,7 +561,7 @@ describe('SignUpScreen: failures', () => {
       apiError(429, { error: { code: 'rate_limited', message: 'Slow down' } }),
       en.failure.rate_limited,
     ],
-    ['an aborted request', new HttpError('aborted', 'aborted'), en.failure.network],
+    ['an aborted request', new HttpError('aborted', 'aborted'), en.failure.unreachable],
     ['an unexpected error', new Error('boom'), en.failure.server],
   ])('words %s for the user', async (_, error, message) => {
     const user = fastUser();

@@ -15,6 +15,7 @@ import { canSendWithAppClosed } from './can-send-with-app-closed';
 import { CardCodeHelp } from './card-code-help';
 import { ScanCardButton } from './card-scanner/scan-card-button';
 import { TermsContent } from './terms-content';
+import { useOnline } from './use-online';
 import { useSignUpForm } from './use-sign-up-form';
 import { fieldId } from './sign-up-values';
 import './sign-up-screen.css';
@@ -45,6 +46,7 @@ export function SignUpScreen() {
   const { t } = useTranslation('signup');
   const overlays = useOverlays();
   const form = useSignUpForm();
+  const online = useOnline();
   const { values, errors } = form;
 
   const message = (field: SignUpField) => {
@@ -80,11 +82,17 @@ export function SignUpScreen() {
     // Sent by the host when the network returns (docs/offline.md). "You can close this page" is
     // true only where Background Sync wakes the worker with the app closed (Chromium); elsewhere it
     // goes while a page of the app is open, or the next time the app opens with a connection.
+    // Online, it was our service that did not answer: said so, and when it is tried again (the
+    // browser's Background Sync gives up after a few tries, so no "close this page"). Texts older
+    // than that sentence: the offline one.
+    const message = online
+      ? t(['queue.unreachable', 'queue.messageWhenOpen'])
+      : t(canSendWithAppClosed() ? 'queue.message' : 'queue.messageWhenOpen');
     return (
       <Page title={t('title')} start={<BackButton defaultHref="/" label={t('back')} />}>
         <div className="signup__queued" role="status">
           <h2 className="signup__queued-title">{t('queue.title')}</h2>
-          <p>{canSendWithAppClosed() ? t('queue.message') : t('queue.messageWhenOpen')}</p>
+          <p>{message}</p>
         </div>
       </Page>
     );

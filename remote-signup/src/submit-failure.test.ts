@@ -34,11 +34,32 @@ describe('classifySubmitFailure', () => {
     ['a 5xx without a body', http(502), 'server'],
     ['a 429', http(429, 'rate_limited'), 'rate_limited'],
     ['a 4xx with no field the form knows', http(400, 'validation_failed', { nickname: 'required' }), 'rejected'],
-    ['no network', new HttpError('network', 'offline'), 'network'],
-    ['an aborted request', new HttpError('aborted', 'aborted'), 'network'],
     ['a timeout', new HttpError('timeout', 'slow'), 'timeout'],
     ['anything that is not an HTTP error', new TypeError('bug'), 'server'],
   ])('shows the alert for %s', (_, error, reason) => {
     expect(classifySubmitFailure(error)).toEqual({ kind: 'alert', reason });
+  });
+
+  it.each([
+    ['no answer', new HttpError('network', 'failed')],
+    ['an aborted request', new HttpError('aborted', 'aborted')],
+  ])('words %s as offline only when the device is: online, our service could not be reached', (_, error) => {
+    expect(classifySubmitFailure(error, false)).toEqual({ kind: 'alert', reason: 'network' });
+    expect(classifySubmitFailure(error, true)).toEqual({ kind: 'alert', reason: 'unreachable' });
+  });
+
+  it("reads the device's network from navigator.onLine when not told", () => {
+    const onLine = jest.spyOn(navigator, 'onLine', 'get');
+    try {
+      onLine.mockReturnValue(false);
+      expect(classifySubmitFailure(new HttpError('network', 'failed'))).toEqual({ kind: 'alert', reason: 'network' });
+      onLine.mockReturnValue(true);
+      expect(classifySubmitFailure(new HttpError('network', 'failed'))).toEqual({
+        kind: 'alert',
+        reason: 'unreachable',
+      });
+    } finally {
+      onLine.mockRestore();
+    }
   });
 });

@@ -1,8 +1,12 @@
 import { isHttpError, type SignUpErrors } from '@special-gift/shared';
 import { SIGN_UP_FIELDS } from '@special-gift/shared/validation';
+import { isOnline } from './use-online';
 
-/** Which `failure.*` text the alert shows. */
-export type FailureReason = 'server' | 'rate_limited' | 'rejected' | 'network' | 'timeout';
+/**
+ * Which `failure.*` text the alert shows. No answer: `network` (the device is offline) or
+ * `unreachable` (it is online, and our service could not be reached).
+ */
+export type FailureReason = 'server' | 'rate_limited' | 'rejected' | 'network' | 'unreachable' | 'timeout';
 
 /** What the form does about a sign-up request that failed. */
 export type SubmitFailure =
@@ -18,10 +22,12 @@ function httpFailureReason(status: number): FailureReason {
   return status === 429 ? 'rate_limited' : 'rejected';
 }
 
-export function classifySubmitFailure(error: unknown): SubmitFailure {
+/** `online`: whether the device has a network ({@link isOnline}), as the request failed. */
+export function classifySubmitFailure(error: unknown, online = isOnline()): SubmitFailure {
   if (!isHttpError(error)) return { kind: 'alert', reason: 'server' };
   if (error.body?.error.code === 'idempotency_key_reused') return { kind: 'new-key' };
-  if (error.kind !== 'http') return { kind: 'alert', reason: error.kind === 'timeout' ? 'timeout' : 'network' };
+  if (error.kind === 'timeout') return { kind: 'alert', reason: 'timeout' };
+  if (error.kind !== 'http') return { kind: 'alert', reason: online ? 'unreachable' : 'network' };
   const fields = error.body?.error.fields ?? {};
   const errors = Object.fromEntries(
     Object.entries(fields).filter(([field]) => (SIGN_UP_FIELDS as readonly string[]).includes(field)),

@@ -266,7 +266,12 @@ export function useSignUpForm() {
         }
         const { role } = await overlays.alert({
           header: t('failure.title'),
-          message: t(`failure.${failure.reason}`),
+          // Texts older than `unreachable`: the server's sentence, closer to the truth than "offline".
+          message: t(
+            failure.reason === 'unreachable'
+              ? ['failure.unreachable', 'failure.server']
+              : [`failure.${failure.reason}`],
+          ),
           buttons: [
             { text: t('failure.cancel'), role: 'cancel' },
             { text: t('failure.retry'), role: 'retry' },

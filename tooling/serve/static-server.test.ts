@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http, { type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -7,34 +7,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { OPERATOR_PAGE_REFUSED } from '@special-gift/shared/api';
 import { COMPOSED_PAGE_CACHE_CONTROL, PAGE_TEMPLATE_FILE, toPageTemplate } from '../composition/composition';
-import type { StaticServerOptions } from './static-server';
-
-// http-proxy-middleware is ESM only, which Jest cannot load: the server runs in a process of its own.
-const SERVE = `import(${JSON.stringify(join(__dirname, 'static-server.ts'))})
-  .then((module) => (module.startStaticServer ?? module.default.startStaticServer)({ port: 0, ...JSON.parse(process.argv[1]) }))
-  .then((server) => console.log(server.address().port));`;
-
-async function startProxy(
-  root: string,
-  apiTarget: string,
-  more: Partial<StaticServerOptions> = {},
-): Promise<{ child: ChildProcess; port: number }> {
-  const options = JSON.stringify({ root, apiTarget, ...more });
-  const child = spawn(process.execPath, ['--import', 'tsx', '-e', SERVE, options], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const port = await new Promise<number>((resolve, reject) => {
-    child.stdout?.setEncoding('utf8').once('data', (line: string) => resolve(Number(line.trim())));
-    child.once('exit', (code) => reject(new Error(`the server exited with ${String(code)}`)));
-  });
-  return { child, port };
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGKILL');
-  await exited;
-}
+import { startServer, stopServer as stop } from './server-under-test';
 
 // The local servers' /api proxy (`npm run up`) with an API that behaves as the real one does with
 // a body it refuses: past 16 KiB declared, it answers 413 at once and closes without reading on.
@@ -67,7 +40,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => api.listen(0, '127.0.0.1', resolve));
   root = mkdtempSync(join(tmpdir(), 'special-gift-static-'));
   writeFileSync(join(root, 'remoteEntry.js'), '');
-  const started = await startProxy(root, `http://127.0.0.1:${(api.address() as AddressInfo).port}`);
+  const started = await startServer({ root, apiTarget: `http://127.0.0.1:${(api.address() as AddressInfo).port}` });
   proxy = started.child;
   base = `http://127.0.0.1:${started.port}/api`;
 });
@@ -128,7 +101,7 @@ describe('the /api proxy of the local servers', () => {
   });
 
   it('answers 502 in the API error shape when the API is down', async () => {
-    const down = await startProxy(root, 'http://127.0.0.1:1');
+    const down = await startServer({ root, apiTarget: 'http://127.0.0.1:1' });
     try {
       const response = await fetch(`http://127.0.0.1:${down.port}/api/v1/health`);
       expect(response.status).toBe(502);
@@ -150,7 +123,9 @@ describe("the local host's composed page", () => {
       signup: 'http://127.0.0.1:1/signup/remoteEntry.js',
       thankyou: 'http://127.0.0.1:1/thankyou/remoteEntry.js',
     };
-    const host = await startProxy(root, 'http://127.0.0.1:1', {
+    const host = await startServer({
+      root,
+      apiTarget: 'http://127.0.0.1:1',
       spa: true,
       config: { remotes, defaultLanguage: 'en' },
     });

@@ -61,6 +61,12 @@ function sendJsonError(res: ServerResponse, status: number, body: ApiErrorBody):
 }
 
 /**
+ * Each API request's body, read before it is proxied. Not `req.body`: http-proxy-middleware takes
+ * a `req.body` with a reset connection for a body parser's mistake and logs a misleading hint.
+ */
+const bufferedBodies = new WeakMap<IncomingMessage, Buffer>();
+
+/**
  * Reads a request body for the API, as nginx does, before proxying it: at most 64 KiB, then sent
  * on with its length ({@link writeBufferedBody}). A longer one gets 413 `payload_too_large`
  * once the client has finished sending (or after 5 s), so the client reads the answer instead of
@@ -88,17 +94,37 @@ const bufferApiBody: RequestHandler = (req, res, next) => {
   req.once('end', () => {
     clearTimeout(discarding);
     if (over) return tooLarge();
-    (req as IncomingMessage & { body?: Buffer }).body = Buffer.concat(chunks);
+    bufferedBodies.set(req, Buffer.concat(chunks));
     next();
   });
 };
 
 function writeBufferedBody(proxyReq: ClientRequest, req: IncomingMessage): void {
-  const body = (req as IncomingMessage & { body?: unknown }).body;
-  if (!Buffer.isBuffer(body)) return;
+  const body = bufferedBodies.get(req);
+  if (!body) return;
   proxyReq.removeHeader('Transfer-Encoding');
   proxyReq.setHeader('Content-Length', body.length);
   proxyReq.write(body);
+}
+
+/**
+ * How long a client's idle connection is kept open: nginx's `keepalive_timeout` default, which the
+ * images run with, instead of Node's 5 s. A client that reuses an idle connection the server has
+ * just closed loses its request unsent (undici: `UND_ERR_SOCKET`), and a client whose loop was held
+ * longer than its own idle timer (a synchronous command: e2e's release CLI) does so after 5 s.
+ */
+export const CLIENT_KEEP_ALIVE_MS = 75_000;
+
+/**
+ * The hop-by-hop headers of the API's answer (RFC 9110, 7.6.1), which are about the proxy's own
+ * connection to the API: the client's connection to the host stays as it was.
+ */
+function dropHopByHopHeaders(proxyRes: IncomingMessage): void {
+  const named = String(proxyRes.headers.connection ?? '')
+    .split(',')
+    .map((token) => token.trim().toLowerCase())
+    .filter(Boolean);
+  for (const name of ['connection', 'keep-alive', 'proxy-connection', ...named]) delete proxyRes.headers[name];
 }
 
 /** The API down or its connection lost: 502 in the API's error shape, or a cut connection once an answer has begun. */
@@ -166,7 +192,11 @@ export async function startStaticServer(options: StaticServerOptions): Promise<S
       createProxyMiddleware({
         target: options.apiTarget,
         changeOrigin: false,
-        on: { proxyReq: writeBufferedBody, error: answerProxyError },
+        // A connection per request, as the images' nginx makes (no upstream keepalive): a kept one
+        // can be closed by the API (its 5 s keep-alive) just as a request is written on it, which
+        // is then lost unanswered, and a POST must not be sent twice to make up for it.
+        agent: false,
+        on: { proxyReq: writeBufferedBody, proxyRes: dropHopByHopHeaders, error: answerProxyError },
       }),
     );
   }
@@ -244,6 +274,7 @@ export async function startStaticServer(options: StaticServerOptions): Promise<S
 
   return await new Promise<Server>((resolve, reject) => {
     const server = app.listen(options.port, options.host ?? '127.0.0.1', () => resolve(server));
+    server.keepAliveTimeout = CLIENT_KEEP_ALIVE_MS;
     server.once('error', reject);
   });
 }
