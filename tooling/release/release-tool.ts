@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { ROLES, type Role } from '@special-gift/shared/api';
+import { BUILD_ID_PATTERN as BUILD_ID } from '@special-gift/shared/builds';
 import { REMOTES, type RemoteApp } from '../remotes';
 import { channelFrom, ReleaseApi, type ActionRequest, type RemoteState } from './api-client';
 import { computeBuild } from './build-id';
@@ -59,7 +60,6 @@ interface ParsedArgs {
 }
 
 const VALUE_FLAGS = new Set(['dist', 'reason', 'percent', 'to', 'role', 'name', 'days', 'cascade']);
-const BUILD_ID = /^[0-9a-f]{12}$/;
 
 function parseArgs(argv: readonly string[]): ParsedArgs {
   const positional: string[] = [];

@@ -1,25 +1,4 @@
-import { buildEntryUrl, parsePageBuilds } from './page-builds';
-
-describe('parsePageBuilds', () => {
-  it('reads each remote and its build', () => {
-    expect(parsePageBuilds('intro=0123456789ab,signup=ba9876543210')).toEqual({
-      intro: '0123456789ab',
-      signup: 'ba9876543210',
-    });
-  });
-
-  it('is empty without a snapshot', () => {
-    expect(parsePageBuilds('')).toEqual({});
-    expect(parsePageBuilds(undefined)).toEqual({});
-    expect(parsePageBuilds(null)).toEqual({});
-  });
-
-  it('leaves out what is not a remote name and a build id', () => {
-    expect(
-      parsePageBuilds('intro=0123456789AB,signup=../../x,Thank=0123456789ab,ok=0123456789ab,=0123456789ab,bad'),
-    ).toEqual({ ok: '0123456789ab' });
-  });
-});
+import { buildEntryUrl } from './page-builds';
 
 describe('buildEntryUrl', () => {
   it("puts the build's entry under builds/ beside the remote's own entry", () => {
