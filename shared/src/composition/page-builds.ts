@@ -5,6 +5,8 @@
  * texts from those builds for the tab's whole life (docs/releases.md). A remote that is not named
  * (no release, or no snapshot at all) runs the build its own origin serves at its root.
  */
+import { BUILD_ID_SOURCE } from '../builds';
+
 export const PAGE_BUILDS_ATTRIBUTE = 'data-sg-builds';
 
 /**
@@ -14,4 +16,18 @@ export const PAGE_BUILDS_ATTRIBUTE = 'data-sg-builds';
 export function buildEntryUrl(entryUrl: string, build: string | undefined, pageUrl: string): string {
   if (!build) return entryUrl;
   return new URL(`builds/${build}/remoteEntry.js`, new URL(entryUrl, pageUrl)).href;
+}
+
+const BUILD_FOLDER = new RegExp(`^(.*/)builds/(${BUILD_ID_SOURCE})/`);
+
+/**
+ * The published build a URL is under, as {@link buildEntryUrl} puts it (its last `builds/<id>/`):
+ * the build's folder (up to its `/`), the remote's base before it and the build's id; null for a
+ * URL of no published build (a remote's own files).
+ */
+export function publishedBuildFolder(
+  url: string,
+): { readonly folder: string; readonly remoteBase: string; readonly build: string } | null {
+  const [folder, remoteBase = '', build = ''] = BUILD_FOLDER.exec(url) ?? [];
+  return folder === undefined ? null : { folder, remoteBase, build };
 }
