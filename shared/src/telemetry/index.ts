@@ -103,7 +103,7 @@ export type TelemetryValidation =
 export const MAX_PROBLEMS = 20;
 
 /** A build a page ran: a released build's id, or {@link IMAGE_BUILD_ID}. */
-export const BUILD_ID = new RegExp(`^(?:${BUILD_ID_SOURCE}|${IMAGE_BUILD_ID})$`);
+export const BUILD_ID = new RegExp(`^(${BUILD_ID_SOURCE}|${IMAGE_BUILD_ID})$`);
 export const ERROR_NAME = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
 export const MAX_TARGET_LENGTH = 100;
 
