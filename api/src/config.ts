@@ -2,12 +2,7 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { IDEMPOTENCY_KEY_DEFAULT_TTL_HOURS, SIGN_UP_OUTBOX_MAX_AGE_HOURS } from '@special-gift/shared/api';
 import { DEFAULT_LOCK_WAIT_MS } from './db/data-dir-lock';
-
-export type DatabaseConfig =
-  /** The embedded default: PGlite in a directory, one process at a time. */
-  | { readonly engine: 'pglite'; readonly dataDir: string; readonly fsync: boolean; readonly lockWaitMs?: number }
-  /** A PostgreSQL server, shared by any number of API processes. */
-  | { readonly engine: 'postgres'; readonly url: string; readonly poolSize: number };
+import type { DatabaseConfig } from './db/open-database';
 
 export interface ApiConfig {
   readonly port: number;

@@ -3,6 +3,7 @@ import { ROLES, type Role } from '@special-gift/shared/api';
 import { REMOTES, type RemoteApp } from '../../tooling/remotes';
 import { type CommandLine, parseCommandLine, UsageError } from './arguments';
 import { formatTable } from './table';
+import { BUILD_ID_PATTERN as BUILD_ID } from '@special-gift/shared/builds';
 import { channelFrom, ReleaseApi, type ActionRequest, type RemoteState } from './api-client';
 import { computeBuild } from './build-id';
 import { buildFootprint } from './footprint';
@@ -67,8 +68,6 @@ const OPTIONS = {
 } as const;
 
 type ParsedArgs = CommandLine<typeof OPTIONS>;
-
-const BUILD_ID = /^[0-9a-f]{12}$/;
 
 function remoteNamed(name: string | undefined): RemoteApp {
   if (name === undefined) throw new UsageError('name a remote');

@@ -6,6 +6,7 @@
  * the cache) and `screen-files-proxy.conf` (the same for /_screen-files/<remote>/). `npm run generate` rewrites them; a unit test fails while they are stale.
  */
 import { SUPPORTED_LANGUAGES } from '@special-gift/shared';
+import { BUILD_ID_SOURCE } from '@special-gift/shared/builds';
 import { LANGUAGE_COOKIE, textDirection } from '@special-gift/shared/composition';
 import { readRemoteList, type RemoteEntry } from '../remotes/read-remote-list';
 import {
@@ -81,7 +82,7 @@ export function renderCompositionMaps(remotes: readonly RemoteEntry[] = readRemo
     `# Each remote's build in the snapshot ($${builds}, "intro=<id>,signup=<id>"), and the route's.`,
     ...remotes.flatMap((remote) => [
       `map $${builds} $${buildVariable(remote.name)} {`,
-      `    "~(^|,)${remote.name}=(?<sg_id>[0-9a-f]{12})(,|$)" $sg_id;`,
+      `    "~(^|,)${remote.name}=(?<sg_id>${BUILD_ID_SOURCE})(,|$)" $sg_id;`,
       '    default "";',
       '}',
     ]),

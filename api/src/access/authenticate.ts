@@ -1,8 +1,8 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Database } from '../db/database';
 import { ApiError } from '../http/api-error';
 import { authFailureRateLimit } from '../http/rate-limit';
+import { sameSecret } from '../http/signing';
 import { CHANNELS, type Channel, type NewAuditEntry } from './audit-store';
 import { findLiveToken, ROLES, type Role } from './token-store';
 
@@ -31,12 +31,6 @@ export const RELEASES_DISABLED = () =>
 /** Without a configured operator token the report is off, not open. */
 export const REPORT_OFF = () =>
   new ApiError(401, 'unauthorized', 'Operator access is off: the API has no OPERATOR_TOKEN.');
-
-/** Constant-time equality; hashing first makes the comparison independent of the lengths too. */
-function sameSecret(a: string, b: string): boolean {
-  const digest = (value: string) => createHash('sha256').update(value).digest();
-  return timingSafeEqual(digest(a), digest(b));
-}
 
 export interface AccessOptions {
   readonly db: Database;

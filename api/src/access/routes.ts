@@ -1,10 +1,11 @@
+import { REMOTE_NAME_PATTERN } from '@special-gift/shared/builds';
 import { actionsOf, type AccessIdentity } from '@special-gift/shared/api';
 import { Router } from 'express';
 import { REMOTE_LIST } from '../../../tooling/remotes/remotes.generated';
 import { ApiError } from '../http/api-error';
 import { methodNotAllowed } from '../http/method-not-allowed';
 import { parseJsonBody, requireJsonContentType } from '../http/json-body';
-import { bodyFields, jsonObject, queryLimit, REMOTE_NAME } from '../http/request-fields';
+import { bodyFields, jsonObject, queryLimit } from '../http/request-fields';
 import { appendAudit, readAudit } from './audit-store';
 import { actorOf, authorize, OPERATOR_TOKEN_ID, principalOf, type Access } from './authenticate';
 import {
@@ -59,7 +60,7 @@ export function accessRoutes(access: Access): Router {
     .route('/v1/access/tokens')
     .post(...auth, ...json, async (req, res) => {
       const body = jsonObject(req);
-      const remote = readString(body, 'remote', { pattern: REMOTE_NAME });
+      const remote = readString(body, 'remote', { pattern: REMOTE_NAME_PATTERN });
       const role = readString(body, 'role') as Role;
       if (!ROLES.includes(role)) throw invalid(`\`role\` must be one of ${ROLES.join(', ')}.`);
       const name = readString(body, 'name', { pattern: /\S/, max: 100 });
@@ -100,7 +101,7 @@ export function accessRoutes(access: Access): Router {
     })
     .get(...auth, async (req, res) => {
       const remote = req.query.remote;
-      if (remote !== undefined && (typeof remote !== 'string' || !REMOTE_NAME.test(remote)))
+      if (remote !== undefined && (typeof remote !== 'string' || !REMOTE_NAME_PATTERN.test(remote)))
         throw invalid('`remote` must be a remote name.');
       authorize(res, remote ?? null, 'admin', 'list tokens');
       res.json({ environment, tokens: await listTokens(db, environment, remote ?? null) });
@@ -155,7 +156,7 @@ export function accessRoutes(access: Access): Router {
     .route('/v1/access/audit')
     .get(...auth, async (req, res) => {
       const remote = req.query.remote;
-      if (remote !== undefined && (typeof remote !== 'string' || !REMOTE_NAME.test(remote)))
+      if (remote !== undefined && (typeof remote !== 'string' || !REMOTE_NAME_PATTERN.test(remote)))
         throw invalid('`remote` must be a remote name.');
       authorize(res, remote ?? null, 'viewer', 'read the audit trail');
       const entries = await readAudit(db, {

@@ -1,5 +1,5 @@
 // The team console's page as the API serves it (docs/console.md): its own strict policy, no inline
-// script, no framing, its script and styles built from api/console-page/. What it shows and does
+// script, no framing, its script and styles built from api/operator-pages/console/. What it shows and does
 // is proved in a browser by e2e/tests/console.spec.ts; the endpoints it calls by access.test.ts.
 import { startTestServer, type TestServer } from '../../test/support/test-server';
 import type * as NativePglite from '../../test/support/native-pglite';
@@ -35,7 +35,7 @@ describe('the team console page', () => {
     expect(page.headers.get('cache-control')).toBe('no-store');
   });
 
-  it('serves its script and styles, built from api/console-page/, under the same policy', async () => {
+  it('serves its script and styles, built from api/operator-pages/console/, under the same policy', async () => {
     const script = await fetch(`${server.baseUrl}/v1/console.js`);
     expect(script.status).toBe(200);
     expect(script.headers.get('content-type')).toMatch(/javascript/);

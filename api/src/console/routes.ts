@@ -2,11 +2,11 @@ import path from 'node:path';
 import { Router } from 'express';
 import { OPERATOR_PAGE_CSP, operatorPageHtml, servePage, type BrowserPage } from '../http/browser-page';
 
-/** The team console's script and styles (api/console-page/), bundled by esbuild beside the API's bundle. */
+/** The team console's script and styles (api/operator-pages/console/), bundled by esbuild beside the API's bundle. */
 export const CONSOLE_PAGE: BrowserPage = {
   name: 'console',
-  // api/console-page/, from api/src/console: only used when building, which runs from the sources.
-  source: path.resolve(__dirname, '..', '..', 'console-page', 'console-page.ts'),
+  // api/operator-pages/console/, from api/src/console: only used when building, which runs from the sources.
+  source: path.resolve(__dirname, '..', '..', 'operator-pages', 'console', 'console-page.ts'),
   outdir: 'console-page',
 };
 

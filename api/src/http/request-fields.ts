@@ -1,3 +1,4 @@
+import { REMOTE_NAME_PATTERN } from '@special-gift/shared/builds';
 import type { Request } from 'express';
 import { ApiError } from './api-error';
 import { isJsonObject } from './json-body';
@@ -65,9 +66,6 @@ export function jsonObject(req: Request): Record<string, unknown> {
   return body;
 }
 
-/** A remote's name (tooling/remotes/remotes.json's rule; the API never imports tooling). */
-export const REMOTE_NAME = /^[a-z][a-z0-9-]{0,31}$/;
-
 /** `?limit=` from 1 to 1000, `fallback` when absent. */
 export function queryLimit(req: Request, fallback: number, invalid: (message: string) => ApiError): number {
   const limit = req.query.limit;
@@ -80,7 +78,7 @@ export function queryLimit(req: Request, fallback: number, invalid: (message: st
 /** The `:remote` of the path. */
 export function remoteParam(req: Request, invalid: (message: string) => ApiError): string {
   const remote = req.params.remote;
-  if (typeof remote !== 'string' || !REMOTE_NAME.test(remote))
+  if (typeof remote !== 'string' || !REMOTE_NAME_PATTERN.test(remote))
     throw invalid('The remote must be a name like `signup` (a-z, 0-9, -).');
   return remote;
 }

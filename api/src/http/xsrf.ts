@@ -1,6 +1,7 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import { ApiError } from './api-error';
+import { sameSecret } from './signing';
 import { readCookie, XSRF_COOKIE_NAME, XSRF_HEADER_NAME } from '@special-gift/shared/xsrf';
 
 export { XSRF_COOKIE_NAME, XSRF_HEADER_NAME };
@@ -9,12 +10,6 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export function createXsrfToken(): string {
   return randomBytes(32).toString('base64url');
-}
-
-/** Constant-time equality; hashing first makes the comparison independent of the lengths too. */
-function sameToken(a: string, b: string): boolean {
-  const digest = (value: string) => createHash('sha256').update(value).digest();
-  return timingSafeEqual(digest(a), digest(b));
 }
 
 /**
@@ -36,7 +31,7 @@ export function xsrfProtection({ cookieSecure }: { readonly cookieSecure: boolea
     }
     if (SAFE_METHODS.has(req.method)) return next();
     const headerToken = req.get(XSRF_HEADER_NAME);
-    if (!cookieToken || !headerToken || !sameToken(cookieToken, headerToken)) {
+    if (!cookieToken || !headerToken || !sameSecret(cookieToken, headerToken)) {
       return next(
         new ApiError(
           403,

@@ -1,11 +1,12 @@
+import { BUILD_ID_PATTERN, REMOTE_NAME_PATTERN } from '@special-gift/shared/builds';
 import type { Router } from 'express';
 import { actorOf, authorize, type Access } from '../access';
 import { ApiError } from '../http/api-error';
 import { parseJsonBody, requireJsonContentType } from '../http/json-body';
 import { methodNotAllowed } from '../http/method-not-allowed';
-import { jsonObject, REMOTE_NAME } from '../http/request-fields';
+import { jsonObject } from '../http/request-fields';
 import { purgeBuilds, registerBuild } from './build-registry';
-import { BUILD_ID, invalid, readFootprint, readIntegrity, readInteger, readString, remoteOf } from './request';
+import { invalid, readFootprint, readIntegrity, readInteger, readString, remoteOf } from './request';
 
 /** Publishing a build (its registration, after the release tool stored its files) and purging old ones: deployers. */
 export function buildRoutes(router: Router, access: Access): void {
@@ -18,8 +19,8 @@ export function buildRoutes(router: Router, access: Access): void {
     .post(...auth, ...json, async (req, res) => {
       const body = jsonObject(req);
       const build = {
-        remote: readString(body, 'remote', { pattern: REMOTE_NAME }),
-        buildId: readString(body, 'buildId', { pattern: BUILD_ID }),
+        remote: readString(body, 'remote', { pattern: REMOTE_NAME_PATTERN }),
+        buildId: readString(body, 'buildId', { pattern: BUILD_ID_PATTERN }),
         contractMajor: readInteger(body, 'contractMajor', 0, 1_000_000),
         files: readInteger(body, 'files', 1, 1_000_000),
         bytes: readInteger(body, 'bytes', 0, Number.MAX_SAFE_INTEGER),
@@ -51,7 +52,7 @@ export function buildRoutes(router: Router, access: Access): void {
         !Array.isArray(ids) ||
         ids.length === 0 ||
         ids.length > 1000 ||
-        !ids.every((id) => typeof id === 'string' && BUILD_ID.test(id))
+        !ids.every((id) => typeof id === 'string' && BUILD_ID_PATTERN.test(id))
       )
         throw invalid('`buildIds` must be a list of 1 to 1000 build ids (12 hex characters).');
       const outcome = await purgeBuilds(db, remote, ids as string[], { actor: actorOf(req, res), environment });

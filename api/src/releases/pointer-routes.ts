@@ -1,3 +1,4 @@
+import { BUILD_ID_PATTERN } from '@special-gift/shared/builds';
 import type { Router } from 'express';
 import { actorOf, appendAudit, authorize, type Access } from '../access';
 import { ApiError } from '../http/api-error';
@@ -7,7 +8,7 @@ import { jsonObject } from '../http/request-fields';
 import { applyAction, RELEASE_ACTIONS, type ReleaseAction } from './action-store';
 import { deleteLock, describeLock, insertLock, readLock } from './lock-store';
 import { readRemoteState } from './pointer-store';
-import { BUILD_ID, historyLimit, invalid, readInteger, readString, remoteOf } from './request';
+import { historyLimit, invalid, readInteger, readString, remoteOf } from './request';
 import type { PointerMemo } from './snapshot';
 
 /** A remote's state (viewers), the actions that move its pointer, and its lock (deployers). */
@@ -35,7 +36,7 @@ export function pointerRoutes(router: Router, { access, memo }: { access: Access
       const action = readString(body, 'action') as ReleaseAction;
       if (!RELEASE_ACTIONS.includes(action)) throw invalid(`\`action\` must be one of ${RELEASE_ACTIONS.join(', ')}.`);
       const needsBuild = action === 'release' || action === 'canary';
-      const buildId = readString(body, 'buildId', { pattern: BUILD_ID, optional: !needsBuild });
+      const buildId = readString(body, 'buildId', { pattern: BUILD_ID_PATTERN, optional: !needsBuild });
       if (buildId !== undefined && !needsBuild && action !== 'rollback')
         throw invalid(`\`${action}\` takes no \`buildId\`.`);
       const percent = readInteger(body, 'percent', 1, 100, action !== 'canary');

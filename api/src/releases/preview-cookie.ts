@@ -1,4 +1,14 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+// The preview cookie's wire format and its signing: printed and parsed here only.
+//
+// Grammar (ABNF, RFC 5234):
+//   sg-preview = remote "." build-id "." expires-at "." token-id "." mac
+//   remote, build-id = <@special-gift/shared/builds>
+//   expires-at = 1*12DIGIT                  ; epoch seconds
+//   token-id   = 24( DIGIT / %x61-66 ) / "operator"  ; the token that started it, checked live at each snapshot
+//   mac        = 43( ALPHA / DIGIT / "-" / "_" )    ; base64url HMAC-SHA256 of all before it, under previewKey
+// No character of it needs escaping in a cookie.
+import { BUILD_ID_SOURCE, REMOTE_NAME_SOURCE } from '@special-gift/shared/builds';
+import { hasValidSignature, hmac, sign } from '../http/signing';
 
 /**
  * The preview cookie's signing key for one remote of one environment, derived from the operator
@@ -9,9 +19,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
  * (and a browser: the cookie is the host's, whichever API answers).
  */
 export function previewKey(operatorToken: string, environment: string, remote: string): Buffer {
-  return createHmac('sha256', operatorToken)
-    .update(`special-gift release preview cookie v3 ${environment} ${remote}`)
-    .digest();
+  return hmac(operatorToken, `special-gift release preview cookie v3 ${environment} ${remote}`);
 }
 
 export const PREVIEW_COOKIE = 'sg_preview';
@@ -25,14 +33,17 @@ export interface Preview {
   readonly tokenId: string;
 }
 
-function signature(key: Buffer, payload: string): string {
-  return createHmac('sha256', key).update(payload).digest('base64url');
-}
+const PREVIEW_COOKIE_PATTERN = new RegExp(
+  `^((${REMOTE_NAME_SOURCE})\\.(${BUILD_ID_SOURCE})\\.([0-9]{1,12})\\.([0-9a-f]{24}|operator))\\.([A-Za-z0-9_-]{43})$`,
+);
 
-/** `<remote>.<buildId>.<expiry epoch seconds>.<token id>.<HMAC-SHA256, base64url>`: a cookie value without escaping. */
+/** The cookie's value for this preview, signed for this environment. */
 export function signPreview(operatorToken: string, environment: string, preview: Preview): string {
   const payload = `${preview.remote}.${preview.buildId}.${preview.expiresAt}.${preview.tokenId}`;
-  return `${payload}.${signature(previewKey(operatorToken, environment, preview.remote), payload)}`;
+  const value = `${payload}.${sign(previewKey(operatorToken, environment, preview.remote), payload)}`;
+  if (!PREVIEW_COOKIE_PATTERN.test(value))
+    throw new Error('A preview cookie must follow its grammar (preview-cookie.ts).');
+  return value;
 }
 
 /**
@@ -45,14 +56,9 @@ export function verifyPreview(
   value: string,
   nowSeconds: number,
 ): Preview | null {
-  const match =
-    /^([a-z][a-z0-9-]{0,31})\.([0-9a-f]{12})\.([0-9]{1,12})\.([0-9a-f]{24}|operator)\.([A-Za-z0-9_-]{43})$/.exec(value);
-  if (!match) return null;
-  const [, remote = '', buildId = '', expiry = '', tokenId = '', mac = ''] = match;
-  const key = previewKey(operatorToken, environment, remote);
-  const expected = Buffer.from(signature(key, `${remote}.${buildId}.${expiry}.${tokenId}`));
-  const given = Buffer.from(mac);
-  if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
+  const [, payload = '', remote = '', buildId = '', expiry = '', tokenId = '', mac = ''] =
+    PREVIEW_COOKIE_PATTERN.exec(value) ?? [];
+  if (!payload || !hasValidSignature(previewKey(operatorToken, environment, remote), payload, mac)) return null;
   const expiresAt = Number(expiry);
   return expiresAt > nowSeconds ? { remote, buildId, expiresAt, tokenId } : null;
 }

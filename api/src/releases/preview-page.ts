@@ -1,6 +1,7 @@
 // The operator's preview page (GET /v1/releases/preview) and its script. Every URL in them is
 // relative, so the page works at /v1/releases/preview on the API and at /api/v1/releases/preview
 // behind the host's proxy alike. No inline script or style: the page's CSP allows only 'self'.
+import { BUILD_ID_SOURCE, REMOTE_NAME_SOURCE } from '@special-gift/shared/builds';
 
 export const PREVIEW_PAGE_HTML = `<!doctype html>
 <html lang="en">
@@ -15,8 +16,8 @@ export const PREVIEW_PAGE_HTML = `<!doctype html>
 <p>This browser alone gets the build below for its remote, for 8 hours or until you stop the preview.
 Everyone else keeps the live build.</p>
 <form id="preview-form">
-<p><label>Remote <input name="remote" required pattern="[a-z][a-z0-9-]{0,31}" autocomplete="off"></label></p>
-<p><label>Build id <input name="buildId" required pattern="[0-9a-f]{12}" autocomplete="off"></label></p>
+<p><label>Remote <input name="remote" required pattern="${REMOTE_NAME_SOURCE}" autocomplete="off"></label></p>
+<p><label>Build id <input name="buildId" required pattern="${BUILD_ID_SOURCE}" autocomplete="off"></label></p>
 <p><label>Token (a deployer's, or the operator's) <input name="token" type="password" required autocomplete="off"></label></p>
 <p><button type="submit">Start preview</button> <button type="button" id="stop-preview">Stop preview</button></p>
 </form>

@@ -1,13 +1,14 @@
+import { BUILD_ID_PATTERN, REMOTE_NAME_PATTERN } from '@special-gift/shared/builds';
 import type { Router } from 'express';
 import { actorOf, appendAudit, authorize, type Access } from '../access';
 import { ApiError } from '../http/api-error';
 import { parseJsonBody, requireJsonContentType } from '../http/json-body';
 import { methodNotAllowed } from '../http/method-not-allowed';
-import { jsonObject, REMOTE_NAME } from '../http/request-fields';
+import { jsonObject } from '../http/request-fields';
 import { findServableBuild } from './build-registry';
 import { PREVIEW_COOKIE, PREVIEW_MAX_AGE_SECONDS, signPreview } from './preview-cookie';
 import { PREVIEW_PAGE_HTML, PREVIEW_PAGE_SCRIPT } from './preview-page';
-import { BUILD_ID, readString } from './request';
+import { readString } from './request';
 
 /**
  * The preview: the operator's own browser gets one remote's build, whatever the pointers say. A
@@ -34,8 +35,8 @@ export function previewRoutes(
     })
     .post(...access.authenticate(), requireJsonContentType, parseJsonBody, async (req, res) => {
       const body = jsonObject(req);
-      const remote = readString(body, 'remote', { pattern: REMOTE_NAME });
-      const buildId = readString(body, 'buildId', { pattern: BUILD_ID });
+      const remote = readString(body, 'remote', { pattern: REMOTE_NAME_PATTERN });
+      const buildId = readString(body, 'buildId', { pattern: BUILD_ID_PATTERN });
       const principal = authorize(res, remote, 'deployer', 'preview builds');
       const actor = actorOf(req, res);
       if (!(await findServableBuild(db, remote, buildId)))

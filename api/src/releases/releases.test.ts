@@ -1,3 +1,4 @@
+import { formatPageBuilds } from '@special-gift/shared/builds';
 import type { AddressInfo } from 'node:net';
 import { createTestDatabase, testEngines, type TestDatabase } from '../../test/support/test-databases';
 import { startTestServer, type TestServer } from '../../test/support/test-server';
@@ -9,7 +10,7 @@ import { createApiServer } from '../http/protocol-errors';
 import { applyAction, previousLiveBuild } from './action-store';
 import { purgeBuilds, registerBuild } from './build-registry';
 import { signPreview, verifyPreview } from './preview-cookie';
-import { POINTER_MEMO_MS, servedForBucket, sgBuildsHeader } from './snapshot';
+import { POINTER_MEMO_MS, servedForBucket } from './snapshot';
 
 const CHANGE = { actor: { tokenId: 'operator', tokenName: 't', channel: 'cli' }, environment: 'production' } as const;
 
@@ -53,8 +54,8 @@ describe('the snapshot rules', () => {
     expect(buildsForBucket(rows, 19).signup).toBe('bbbbbbbbbbbb');
     expect(buildsForBucket(rows, 20).signup).toBe('aaaaaaaaaaaa');
     expect(buildsForBucket(rows, 99).signup).toBe('aaaaaaaaaaaa');
-    expect(sgBuildsHeader(buildsForBucket(rows, 0))).toBe('intro=cccccccccccc,signup=bbbbbbbbbbbb');
-    expect(sgBuildsHeader({})).toBe('');
+    expect(formatPageBuilds(buildsForBucket(rows, 0))).toBe('intro=cccccccccccc,signup=bbbbbbbbbbbb');
+    expect(formatPageBuilds({})).toBe('');
     // The hashes are always the served build's.
     expect(servedForBucket(rows, 19).integrity.signup).toEqual({ 'remoteEntry.js': 'canary' });
     expect(servedForBucket(rows, 20).integrity.signup).toEqual({ 'remoteEntry.js': 'live' });

@@ -5,7 +5,6 @@ import { ApiError } from '../http/api-error';
 import { isJsonObject } from '../http/json-body';
 import { bodyFields, queryLimit, remoteParam } from '../http/request-fields';
 
-export const BUILD_ID = /^[0-9a-f]{12}$/;
 export const HISTORY_LIMIT = 50;
 
 export const invalid = (message: string) => new ApiError(422, 'invalid_release_request', message);

@@ -1,3 +1,4 @@
+import { formatPageBuilds, SG_BUILDS_HEADER } from '@special-gift/shared/builds';
 import { formatPageIntegrity } from '@special-gift/shared/composition';
 import { readCookie } from '@special-gift/shared/xsrf';
 import type { Request, RequestHandler } from 'express';
@@ -41,7 +42,7 @@ export class PointerMemo {
 
   /** The `Sg-Builds` a page of this bucket gets now, as the snapshot answers it (a preview aside). */
   async servedBuilds(bucket: number): Promise<string> {
-    return sgBuildsHeader(servedForBucket(await this.read(), bucket).builds);
+    return formatPageBuilds(servedForBucket(await this.read(), bucket).builds);
   }
 }
 
@@ -61,14 +62,6 @@ export function servedForBucket(
     integrity[row.remote] = canary !== null ? row.canaryIntegrity : row.liveIntegrity;
   }
   return { builds, integrity };
-}
-
-/** `Sg-Builds`: `remote=build` pairs sorted by remote, comma-separated; empty when no remote has a pointer. */
-export function sgBuildsHeader(builds: Readonly<Record<string, string>>): string {
-  return Object.keys(builds)
-    .sort()
-    .map((remote) => `${remote}=${builds[remote]}`)
-    .join(',');
 }
 
 function bucketOf(req: Request): number {
@@ -127,7 +120,7 @@ export function snapshotHandler(options: SnapshotOptions): RequestHandler {
     }
     const pageIntegrity = formatPageIntegrity(integrity);
     res.set({
-      'Sg-Builds': sgBuildsHeader(builds),
+      [SG_BUILDS_HEADER]: formatPageBuilds(builds),
       // What the host loads by URL from those builds (entries, texts), with the hashes recorded at
       // publish; a build recorded without them is absent, and the host refuses its code.
       'Sg-Integrity': pageIntegrity,

@@ -1,6 +1,7 @@
 // The telemetry domain's face to the app.
 export { telemetryRoutes } from './routes';
-export { purgeTelemetry, TelemetryStore } from './telemetry-store';
+export { TelemetryStore } from './telemetry-store';
+export { purgeTelemetry } from './telemetry-tables';
 export { ROUTE_OWNERS } from './vocabulary';
 export { REPORT_PAGE } from './report-page-paths';
 export { pageTokenKey } from './page-token';

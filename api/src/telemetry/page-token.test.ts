@@ -9,7 +9,8 @@ import type * as NativePglite from '../../test/support/native-pglite';
 import { PAGE_TOKEN_LIFETIME_SECONDS, signPageToken } from './page-token';
 import { PAGE_TOKEN_REFUSED_HEADER } from './routes';
 import { buildReport, JUDGED_PER_NETWORK } from './report-query';
-import { purgeTelemetry, TelemetryStore } from './telemetry-store';
+import { TelemetryStore } from './telemetry-store';
+import { purgeTelemetry } from './telemetry-tables';
 import { ROUTE_OWNERS } from './vocabulary';
 
 jest.mock('@electric-sql/pglite', () =>

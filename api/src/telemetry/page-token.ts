@@ -1,32 +1,26 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { isIPv4 } from 'node:net';
 import { ipKeyGenerator } from 'express-rate-limit';
+import { parsePageBuilds } from '@special-gift/shared/builds';
 import {
+  formatPageToken,
   IMAGE_BUILD_ID,
-  PAGE_TOKEN_PATTERN,
+  parsePageToken,
+  type PageTokenClaims,
   type Provenance,
   type TelemetryBatch,
 } from '@special-gift/shared/telemetry';
+import { hasValidSignature, hmac, sign } from '../http/signing';
 
-/**
- * A page token (docs/telemetry.md, "Signed page views"): the composer asks for one per composed
- * page and writes it into the page; the page's batch sends it back. It says which builds (per
- * remote) and which canary bucket the page was composed with, when, and a unique id, under an
- * HMAC-SHA256 only the API can make, over the API's environment too (a staging page's token
- * means nothing in production).
+/*
+ * A page token (docs/telemetry.md, "Signed page views"; its wire format, parsed and printed:
+ * @special-gift/shared/telemetry's page-token.ts): the composer asks for one per composed page and
+ * writes it into the page; the page's batch sends it back. It says which builds (per remote) and
+ * which canary bucket the page was composed with, when, and a unique id, under an HMAC-SHA256 only
+ * the API can make, over the API's environment too (a staging page's token means nothing in
+ * production). Its id is 11 random characters (8 bytes), then the client's network hash
+ * (`networkHash`, 11): the network rides in the id so the MAC covers it.
  */
-export interface PageTokenClaims {
-  /**
-   * 22 characters: 11 random (8 bytes), then the client's network hash (`networkHash`, 11). The
-   * network rides in the id so the token keeps its shape (PAGE_TOKEN_PATTERN) and the MAC covers it.
-   */
-  readonly id: string;
-  /** Epoch seconds. */
-  readonly issuedAt: number;
-  readonly bucket: number;
-  /** The page's `Sg-Builds`: `intro=<id>,signup=<id>`, empty when no remote is released. */
-  readonly builds: string;
-}
 
 /**
  * 30 minutes. The batch is sent when the page is first hidden: a sign-up takes a few minutes, so
@@ -45,7 +39,7 @@ const CLOCK_SKEW_SECONDS = 60;
  */
 export function pageTokenKey(configured: string | undefined, operatorToken: string | undefined): Buffer | null {
   if (configured) return Buffer.from(configured);
-  if (operatorToken) return createHmac('sha256', operatorToken).update('special-gift page token key v1').digest();
+  if (operatorToken) return hmac(operatorToken, 'special-gift page token key v1');
   return null;
 }
 
@@ -64,21 +58,18 @@ export function networkOf(address: string | undefined): string {
  * base64url (11 characters). Never the address: without the key, the hash says nothing of it.
  */
 export const networkHash = (key: Buffer, address: string | undefined) =>
-  createHmac('sha256', key)
-    .update(`pt-net1|${networkOf(address)}`)
-    .digest()
+  hmac(key, `pt-net1|${networkOf(address)}`)
     .subarray(0, 8)
     .toString('base64url');
 
 const networkOfId = (id: string) => id.slice(11);
 
-const mac = (key: Buffer, environment: string, claims: PageTokenClaims) =>
-  createHmac('sha256', key)
-    .update(`pt1|${environment}|${claims.id}|${claims.issuedAt}|${claims.bucket}|${claims.builds}`)
-    .digest('base64url');
+/** What the MAC covers: the claims and the API's environment. */
+const signed = (environment: string, claims: PageTokenClaims) =>
+  `pt1|${environment}|${claims.id}|${claims.issuedAt}|${claims.bucket}|${claims.builds}`;
 
 export function signPageToken(key: Buffer, environment: string, claims: PageTokenClaims): string {
-  return `${claims.id}.${claims.issuedAt}.${claims.bucket}.${claims.builds}.${mac(key, environment, claims)}`;
+  return formatPageToken(claims, sign(key, signed(environment, claims)));
 }
 
 /** A new token for a page composed now with these builds and bucket, for a visitor at `client`. */
@@ -110,21 +101,18 @@ export function checkPageToken(
   client: string | undefined,
 ): PageTokenCheck {
   if (batch.token === undefined || key === null) return { provenance: 'unsigned' };
-  const [, id = '', issued = '', bucket = '', builds = '', given = ''] = PAGE_TOKEN_PATTERN.exec(batch.token) ?? [];
-  const claims = { id, issuedAt: Number(issued), bucket: Number(bucket), builds };
-  const expected = Buffer.from(mac(key, environment, claims));
-  const actual = Buffer.from(given);
-  if (expected.length !== actual.length || !timingSafeEqual(expected, actual)) return { provenance: 'forged' };
+  const token = parsePageToken(batch.token);
+  if (!token || !hasValidSignature(key, signed(environment, token.claims), token.mac)) return { provenance: 'forged' };
+  const { claims } = token;
   if (claims.issuedAt > nowSeconds + CLOCK_SKEW_SECONDS) return { provenance: 'forged' };
   const expiresAt = claims.issuedAt + PAGE_TOKEN_LIFETIME_SECONDS;
   if (expiresAt <= nowSeconds) return { provenance: 'expired' };
-  const tokenBuilds = new Map(
-    builds === '' ? [] : builds.split(',').map((pair) => pair.split('=') as [string, string]),
-  );
+  const tokenBuilds = parsePageBuilds(claims.builds);
   for (const [remote, build] of Object.entries(batch.builds))
-    if ((tokenBuilds.get(remote) ?? IMAGE_BUILD_ID) !== build) return { provenance: 'mismatched' };
+    if ((Object.hasOwn(tokenBuilds, remote) ? tokenBuilds[remote] : IMAGE_BUILD_ID) !== build)
+      return { provenance: 'mismatched' };
   // Tokens fetched on many networks and spent from one (or the reverse) sign nothing.
   const network = networkHash(key, client);
-  if (networkOfId(id) !== network) return { provenance: 'mismatched' };
-  return { provenance: 'signed', id, expiresAt, network };
+  if (networkOfId(claims.id) !== network) return { provenance: 'mismatched' };
+  return { provenance: 'signed', id: claims.id, expiresAt, network };
 }

@@ -1,9 +1,5 @@
-import {
-  REPORT_WINDOWS,
-  SG_BUILDS_PATTERN,
-  validateTelemetryBatch,
-  type ReportWindow,
-} from '@special-gift/shared/telemetry';
+import { PAGE_BUILDS_PATTERN, SG_BUILDS_HEADER } from '@special-gift/shared/builds';
+import { REPORT_WINDOWS, validateTelemetryBatch, type ReportWindow } from '@special-gift/shared/telemetry';
 import { Router, type RequestHandler, type Response } from 'express';
 import { authorize, principalOf, REPORT_OFF, type Access } from '../access';
 import type { Database } from '../db/database';
@@ -83,8 +79,8 @@ function issue(environment: string, { key, servedBuilds, now }: PageTokens): Req
     if (key === null) return refusePageToken(res, 'page_tokens_off');
     const bucket = req.query.bucket;
     if (typeof bucket !== 'string' || !/^([0-9]|[1-9][0-9])$/.test(bucket)) return refusePageToken(res, 'bad_bucket');
-    const builds = req.get('sg-builds') ?? '';
-    if (!SG_BUILDS_PATTERN.test(builds)) return refusePageToken(res, 'bad_builds');
+    const builds = req.get(SG_BUILDS_HEADER) ?? '';
+    if (!PAGE_BUILDS_PATTERN.test(builds)) return refusePageToken(res, 'bad_builds');
     let served: string;
     try {
       served = await servedBuilds(Number(bucket));

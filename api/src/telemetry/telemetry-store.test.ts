@@ -1,6 +1,7 @@
 import type { TelemetryBatch } from '@special-gift/shared/telemetry';
 import type { Database, Queryable } from '../db/database';
-import { TelemetryStore, toRows } from './telemetry-store';
+import { toRows } from './telemetry-rows';
+import { TelemetryStore } from './telemetry-store';
 import { ROUTE_OWNERS } from './vocabulary';
 
 const BATCH: TelemetryBatch = {

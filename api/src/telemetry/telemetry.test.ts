@@ -3,7 +3,9 @@ import { testEngines } from '../../test/support/test-databases';
 import { startTestServer, type TestServer } from '../../test/support/test-server';
 import type * as NativePglite from '../../test/support/native-pglite';
 import { buildReport } from '../telemetry/report-query';
-import { insertRows, purgeTelemetry, TelemetryStore, toRows } from '../telemetry/telemetry-store';
+import { toRows } from './telemetry-rows';
+import { TelemetryStore } from './telemetry-store';
+import { insertRows, purgeTelemetry } from './telemetry-tables';
 import { ROUTE_OWNERS, TELEMETRY_VOCABULARY } from '../telemetry/vocabulary';
 
 jest.mock('@electric-sql/pglite', () =>

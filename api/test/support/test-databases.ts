@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import type { DatabaseConfig } from '../../src/config';
+import type { DatabaseConfig } from '../../src/db/open-database';
 import type { Engine } from '../../src/db/database';
 
 /** A fresh temporary directory for a test database. */

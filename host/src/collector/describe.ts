@@ -7,7 +7,7 @@ import {
   type LoadFailureKind,
   type LoadPhase,
 } from '@special-gift/shared/telemetry';
-import { PAGE_TOKEN_ATTRIBUTE, SCREEN_ATTRIBUTE } from '@special-gift/shared/composition';
+import { PAGE_TOKEN_ATTRIBUTE, publishedBuildFolder, SCREEN_ATTRIBUTE } from '@special-gift/shared/composition';
 import { REMOTES } from '../config/remotes.generated';
 
 /** How the collector words what the host noticed: enumerations only, never a message, URL or value. */
@@ -25,10 +25,7 @@ export const remoteOfRoute = (pathname: string): string | null =>
 /** Each remote's build as this page runs it: its published build's id, or `image` (its own origin's). */
 export function buildsOf(entries: Readonly<Record<string, string>>): Record<string, string> {
   return Object.fromEntries(
-    Object.entries(entries).map(([remote, entry]) => [
-      remote,
-      /\/builds\/([0-9a-f]{12})\//.exec(entry)?.[1] ?? IMAGE_BUILD_ID,
-    ]),
+    Object.entries(entries).map(([remote, entry]) => [remote, publishedBuildFolder(entry)?.build ?? IMAGE_BUILD_ID]),
   );
 }
 
@@ -59,7 +56,9 @@ export function remoteOfScript(url: string | undefined, entries: Readonly<Record
   if (!url) return null;
   let best: { remote: string; length: number } | null = null;
   for (const [remote, entry] of Object.entries(entries)) {
-    const base = new URL('.', new URL(entry, window.location.href)).href.replace(/builds\/[0-9a-f]{12}\/$/, '');
+    const folder = new URL('.', new URL(entry, window.location.href)).href;
+    const published = publishedBuildFolder(folder);
+    const base = published?.folder === folder ? published.remoteBase : folder;
     if (url.startsWith(base) && base.length > (best?.length ?? 0)) best = { remote, length: base.length };
   }
   return best?.remote ?? null;

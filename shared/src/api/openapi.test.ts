@@ -11,7 +11,8 @@ import {
   SIGN_UP_ERROR_CODES,
   SIGN_UP_FIELDS,
 } from '.';
-import { DEVICES, EVENT_TYPES, VITAL_NAMES } from '../telemetry';
+import { BUILD_ID_PATTERN, REMOTE_NAME_PATTERN } from '../builds';
+import { BUILD_ID, DEVICES, EVENT_TYPES, VITAL_NAMES } from '../telemetry';
 
 /** The schemas of api/openapi.yaml, the document API users read; it must say what the code does. */
 interface Schema {
@@ -20,6 +21,8 @@ interface Schema {
   enum?: string[];
   allOf?: Array<Schema & { $ref?: string }>;
   propertyNames?: Schema;
+  pattern?: string;
+  additionalProperties?: Schema;
 }
 const document = parse(readFileSync(join(__dirname, '..', '..', '..', 'api', 'openapi.yaml'), 'utf8')) as {
   components: { schemas: Record<string, Schema> };
@@ -76,5 +79,11 @@ describe('api/openapi.yaml documents the wire contract of @special-gift/shared/a
     ).oneOf;
     expect(events.map((event) => event.properties.type?.const)).toEqual([...EVENT_TYPES]);
     expect(events[3]?.properties.name).toMatchObject({ enum: [...VITAL_NAMES] });
+  });
+
+  it("a remote's name and a build's id, as @special-gift/shared/builds spells them", () => {
+    expect(schema('RemoteName').pattern).toBe(REMOTE_NAME_PATTERN.source);
+    expect(schema('BuildId').pattern).toBe(BUILD_ID_PATTERN.source);
+    expect(schema('TelemetryBatch').properties?.builds?.additionalProperties?.pattern).toBe(BUILD_ID.source);
   });
 });

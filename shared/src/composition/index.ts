@@ -38,7 +38,9 @@ export const COLLECTOR_META_NAME = 'sg-collector';
  */
 export const PAGE_TOKEN_ATTRIBUTE = 'data-sg-page-token';
 
-export { BUILD_ID_PATTERN, buildEntryUrl, PAGE_BUILDS_ATTRIBUTE, parsePageBuilds } from './page-builds';
+export { buildEntryUrl, PAGE_BUILDS_ATTRIBUTE, publishedBuildFolder } from './page-builds';
+// The page's builds are read with the release formats' one parser (its owner: ../builds).
+export { BUILD_ID_PATTERN, parsePageBuilds } from '../builds';
 export {
   formatPageIntegrity,
   isPageLoaded,

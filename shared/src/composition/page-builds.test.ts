@@ -1,25 +1,4 @@
-import { buildEntryUrl, parsePageBuilds } from './page-builds';
-
-describe('parsePageBuilds', () => {
-  it('reads each remote and its build', () => {
-    expect(parsePageBuilds('intro=0123456789ab,signup=ba9876543210')).toEqual({
-      intro: '0123456789ab',
-      signup: 'ba9876543210',
-    });
-  });
-
-  it('is empty without a snapshot', () => {
-    expect(parsePageBuilds('')).toEqual({});
-    expect(parsePageBuilds(undefined)).toEqual({});
-    expect(parsePageBuilds(null)).toEqual({});
-  });
-
-  it('leaves out what is not a remote name and a build id', () => {
-    expect(
-      parsePageBuilds('intro=0123456789AB,signup=../../x,Thank=0123456789ab,ok=0123456789ab,=0123456789ab,bad'),
-    ).toEqual({ ok: '0123456789ab' });
-  });
-});
+import { buildEntryUrl, publishedBuildFolder } from './page-builds';
 
 describe('buildEntryUrl', () => {
   it("puts the build's entry under builds/ beside the remote's own entry", () => {
@@ -35,5 +14,25 @@ describe('buildEntryUrl', () => {
     expect(buildEntryUrl('http://localhost:3002/remoteEntry.js', undefined, 'http://localhost:3000/')).toBe(
       'http://localhost:3002/remoteEntry.js',
     );
+  });
+});
+
+describe('publishedBuildFolder', () => {
+  it("reads back the folder, remote's base and build that buildEntryUrl wrote", () => {
+    const entry = buildEntryUrl('/remotes/signup/remoteEntry.js', '0123456789ab', 'https://gift.example/');
+    expect(publishedBuildFolder(entry)).toEqual({
+      folder: 'https://gift.example/remotes/signup/builds/0123456789ab/',
+      remoteBase: 'https://gift.example/remotes/signup/',
+      build: '0123456789ab',
+    });
+    expect(publishedBuildFolder(`${entry.replace('remoteEntry.js', '')}assets/i18n/fr.json`)?.build).toBe(
+      '0123456789ab',
+    );
+  });
+
+  it('is null for the files of no published build', () => {
+    expect(publishedBuildFolder('https://gift.example/remotes/signup/remoteEntry.js')).toBeNull();
+    expect(publishedBuildFolder('https://gift.example/remotes/signup/builds/0123456789AB/remoteEntry.js')).toBeNull();
+    expect(publishedBuildFolder('https://gift.example/remotes/signup/builds/0123456789ab')).toBeNull();
   });
 });

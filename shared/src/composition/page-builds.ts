@@ -1,24 +1,13 @@
 /**
  * The release snapshot a composed page carries: which published build of each released remote it
  * was composed with, on `<html data-sg-builds="intro=<id>,signup=<id>">`. The composer writes the
- * API's `Sg-Builds` answer there as it is; the host reads it once and loads every remote's code and
+ * API's `Sg-Builds` answer there as it is (its grammar: `@special-gift/shared/builds`); the host reads it once and loads every remote's code and
  * texts from those builds for the tab's whole life (docs/releases.md). A remote that is not named
  * (no release, or no snapshot at all) runs the build its own origin serves at its root.
  */
+import { BUILD_ID_SOURCE } from '../builds';
+
 export const PAGE_BUILDS_ATTRIBUTE = 'data-sg-builds';
-
-/** A build's id: the first 12 hex digits of the SHA-256 of its files. */
-export const BUILD_ID_PATTERN = /^[0-9a-f]{12}$/;
-
-/** The builds named in the attribute (or the API's header); anything malformed is left out. */
-export function parsePageBuilds(value: string | null | undefined): Record<string, string> {
-  const builds: Record<string, string> = {};
-  for (const pair of (value ?? '').split(',')) {
-    const [remote = '', build = ''] = pair.split('=');
-    if (/^[a-z][a-z0-9-]{0,31}$/.test(remote) && BUILD_ID_PATTERN.test(build)) builds[remote] = build;
-  }
-  return builds;
-}
 
 /**
  * A published build's remoteEntry.js, beside the remote's own entry: `<base>/builds/<id>/remoteEntry.js`.
@@ -27,4 +16,18 @@ export function parsePageBuilds(value: string | null | undefined): Record<string
 export function buildEntryUrl(entryUrl: string, build: string | undefined, pageUrl: string): string {
   if (!build) return entryUrl;
   return new URL(`builds/${build}/remoteEntry.js`, new URL(entryUrl, pageUrl)).href;
+}
+
+const BUILD_FOLDER = new RegExp(`^(.*/)builds/(${BUILD_ID_SOURCE})/`);
+
+/**
+ * The published build a URL is under, as {@link buildEntryUrl} puts it (its last `builds/<id>/`):
+ * the build's folder (up to its `/`), the remote's base before it and the build's id; null for a
+ * URL of no published build (a remote's own files).
+ */
+export function publishedBuildFolder(
+  url: string,
+): { readonly folder: string; readonly remoteBase: string; readonly build: string } | null {
+  const [folder, remoteBase = '', build = ''] = BUILD_FOLDER.exec(url) ?? [];
+  return folder === undefined ? null : { folder, remoteBase, build };
 }

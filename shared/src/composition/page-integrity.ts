@@ -6,6 +6,7 @@
  * `remoteEntry.js` embeds the hashes of its own chunks, so these few values anchor every byte
  * (docs/security.md).
  */
+import { REMOTE_NAME_SOURCE } from '../builds';
 export const PAGE_INTEGRITY_ATTRIBUTE = 'data-sg-integrity';
 
 /** The files of a build whose integrity a page carries: what the host loads by URL itself. */
@@ -21,7 +22,8 @@ export const SRI_PATTERN = /^sha384-[A-Za-z0-9+/]{64}$/;
  * matches. A file of a released build without a recorded hash is refused, never loaded unchecked.
  */
 export const REFUSE_INTEGRITY = 'sha384-no-recorded-hash';
-const KEY = /^[a-z][a-z0-9-]{0,31}\/[A-Za-z0-9._/-]{1,200}$/;
+/** `<remote>/<path of a file in its build>`. */
+const KEY = new RegExp(`^${REMOTE_NAME_SOURCE}/[A-Za-z0-9._/-]{1,200}$`);
 
 /** `remote/path=integrity` pairs, sorted, comma-separated; only the files {@link isPageLoaded} names. */
 export function formatPageIntegrity(

@@ -2,6 +2,8 @@
 // to `POST /api/v1/telemetry`, one batch per page view, and the one validation both sides use. Pure
 // (no DOM, no Node), so the API and the browser bundle the same rules. The privacy rules it enforces
 // are in docs/telemetry.md: enumerations and numbers only, never free text, URLs or field values.
+import { BUILD_ID_SOURCE } from '../builds';
+import { PAGE_TOKEN_PATTERN } from './page-token';
 
 export const TELEMETRY_VERSION = 1;
 /** Most events in one batch: a page view that produced more is cut, not split (one batch, one session). */
@@ -100,7 +102,8 @@ export type TelemetryValidation =
 
 export const MAX_PROBLEMS = 20;
 
-export const BUILD_ID = /^([0-9a-f]{12}|image)$/;
+/** A build a page ran: a released build's id, or {@link IMAGE_BUILD_ID}. */
+export const BUILD_ID = new RegExp(`^(${BUILD_ID_SOURCE}|${IMAGE_BUILD_ID})$`);
 export const ERROR_NAME = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
 export const MAX_TARGET_LENGTH = 100;
 
@@ -135,19 +138,6 @@ const KEYS: Readonly<Record<TelemetryEventType, { required: readonly string[]; o
   vital: { required: ['type', 'name', 'value', 'remote', 't'], optional: ['rating', 'target'] },
 };
 const BATCH_KEYS = ['v', 'route', 'device', 'builds', 'events', 'token'];
-
-/**
- * A page token as the API issues it: `<id>.<issued at, epoch s>.<bucket>.<builds>.<HMAC-SHA256>`,
- * with the id 16 random bytes and the MAC in base64url, and the builds the page's `Sg-Builds`
- * (`intro=<id>,signup=<id>`, empty when no remote is released). Only its shape is checked here;
- * its signature only the API can check.
- */
-const RELEASED_BUILDS = '(?:[a-z][a-z0-9-]{0,31}=[0-9a-f]{12})(?:,[a-z][a-z0-9-]{0,31}=[0-9a-f]{12}){0,31}';
-/** A page's released builds as the snapshot's `Sg-Builds` lists them (`intro=<id>,signup=<id>`), or empty. */
-export const SG_BUILDS_PATTERN = new RegExp(`^(?:${RELEASED_BUILDS})?$`);
-export const PAGE_TOKEN_PATTERN = new RegExp(
-  `^([A-Za-z0-9_-]{22})\\.([0-9]{1,12})\\.([0-9]|[1-9][0-9])\\.(${RELEASED_BUILDS})?\\.([A-Za-z0-9_-]{43})$`,
-);
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -305,5 +295,6 @@ export function isFailureEvent(event: TelemetryEvent): boolean {
   return event.type !== 'vital';
 }
 
+export { formatPageToken, PAGE_TOKEN_PATTERN, type PageTokenClaims, parsePageToken } from './page-token';
 export * from './report';
 export * from './verdict';

@@ -2,7 +2,12 @@
  * What the service worker keeps for an offline start (docs/offline.md), as pure functions the
  * worker and its tests share: the pages, and for each remote the one build those pages name.
  */
-import { buildEntryUrl, PAGE_BUILDS_ATTRIBUTE, parsePageBuilds } from '@special-gift/shared/composition';
+import {
+  buildEntryUrl,
+  PAGE_BUILDS_ATTRIBUTE,
+  parsePageBuilds,
+  publishedBuildFolder,
+} from '@special-gift/shared/composition';
 import { SUPPORTED_LANGUAGES as LANGUAGES } from '@special-gift/shared';
 import { REMOTES } from '../../config/remotes.generated';
 import { manifestFiles } from '../../config/mf-manifest';
@@ -25,8 +30,7 @@ export const COMPLETE_MARKER = '.sg-complete';
 export const isOwnCache = (name: string) => name.startsWith('sg-');
 
 /** A published build's folder `<origin>/…/builds/<12 hex>/`: its files never change. */
-const BUILD_FOLDER = /^(.*\/builds\/[0-9a-f]{12}\/)/;
-export const publishedBuildBase = (url: string): string | undefined => BUILD_FOLDER.exec(url)?.[1];
+export const publishedBuildBase = (url: string): string | undefined => publishedBuildFolder(url)?.folder;
 /** Content-hashed file names (webpack's `[contenthash:8]`): the name changes with the bytes. */
 export const isHashedFile = (path: string) => /\.[0-9a-f]{8}\.(js|css)$/.test(path);
 /** A remote's files that change in place on a redeploy of its image (revalidated online). */

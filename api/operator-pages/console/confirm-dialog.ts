@@ -1,7 +1,7 @@
 // Every action asks first, in a modal <dialog>: what it will change (from → to), the share for a
 // canary, the build for a rollback, and the reason (required where the API or the team needs one).
 // showModal() keeps focus inside and Escape cancels; focus goes back to the button that opened it.
-import { element } from '../page-kit/element';
+import { element } from '../element';
 
 export interface ConfirmValues {
   readonly percent?: number;

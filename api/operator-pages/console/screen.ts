@@ -1,7 +1,7 @@
 // The console's screen, drawn from one View: who is signed in, what is served, the field data per
 // build with the canary verdict, the builds against the live one, and the audit trail.
 import { canaryVerdict, describeRefused, verdictArm, type BuildReport } from '@special-gift/shared/telemetry';
-import { element } from '../page-kit/element';
+import { element } from '../element';
 import { canaryShare, lockAction, pointerAction, previewAction, stopPreview } from './actions';
 import { bytes, bytesChange, count, sharedChange, sharedList, time } from './format';
 import { can, readPreview, setParams, type Notice, type View } from './session';

@@ -10,7 +10,7 @@ import {
   type TelemetryReport,
 } from '@special-gift/shared/telemetry';
 import uPlot from 'uplot';
-import { element } from '../page-kit/element';
+import { element } from '../element';
 import './report.css';
 
 const TOKEN_KEY = 'special-gift.operator-token';

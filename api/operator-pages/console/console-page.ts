@@ -5,7 +5,7 @@
 // the API checks every one again, and a refusal is shown with the API's own message.
 import type { AccessIdentity, AuditEntry } from '@special-gift/shared/api';
 import type { TelemetryReport } from '@special-gift/shared/telemetry';
-import { element } from '../page-kit/element';
+import { element } from '../element';
 import { ApiRefusal, callApi } from './api';
 import { render } from './screen';
 import { params, PREVIEW_KEY, setParams, TOKEN_KEY, type Notice, type RemoteState } from './session';
