@@ -2,7 +2,7 @@ import { appendFileSync, cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from '../support/fixtures';
-import { deployBuild, distOf } from '../support/nginx';
+import { deployBuild, distOf, wwwRoot } from '../support/nginx';
 import { publish, release } from '../support/releases';
 import { restartHost, stopApp } from '../support/servers';
 
@@ -25,6 +25,7 @@ test('changes the shared state, then times out', async () => {
   deployBuild('signup', variant);
   rmSync(variant, { recursive: true, force: true });
   await restartHost({ SERVICE_WORKER: 'off' });
+  appendFileSync(join(wwwRoot('host'), 'service-worker.js'), '\n// harness: edited in place\n');
   await stopApp('thankyou');
   test.setTimeout(Date.now() - started + 2_000);
   await new Promise(() => undefined); // never settles: the test times out, as the canary test did

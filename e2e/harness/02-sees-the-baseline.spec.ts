@@ -27,6 +27,10 @@ test('the next test sees the suite as it was: no pointer, no lock, every server 
   expect(await isPortOpen(E2E_PORTS.thankyou), 'the thank-you server is up').toBe(true);
   const config = (await (await fetch(`${HOST_URL}/config.json`)).json()) as { serviceWorker: boolean };
   expect(config.serviceWorker, "the host's default settings").toBe(true);
+  const worker = await (await fetch(`${HOST_URL}/service-worker.js`)).text();
+  expect(worker, "the host serves its own build's worker").toBe(
+    readFileSync(join(distOf('host'), 'service-worker.js'), 'utf8'),
+  );
   const served = await (await fetch(`http://localhost:${E2E_PORTS.signup}/remoteEntry.js`)).text();
   expect(served, "the sign-up origin serves its own build's entry").toBe(
     readFileSync(join(distOf('signup'), 'remoteEntry.js'), 'utf8'),

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { REMOTES, type RemoteName } from '../../tooling/remotes';
 import { buildsInHtml } from './releases';
@@ -26,9 +26,9 @@ export async function restoreSuiteState(): Promise<string[]> {
     await startApp(app);
     restored.push(`${app} started`);
   }
-  if (hostSettingsChanged()) {
-    await restartHost({});
-    restored.push('host settings reset');
+  if (hostSettingsChanged() || !servesOwnBuild('host')) {
+    await restartHost({}); // the host's files and config, rendered afresh
+    restored.push('host settings and files reset');
   }
   for (const remote of REMOTES) {
     if (redeployOwnBuild(remote.name)) restored.push(`${remote.name} files redeployed`);
@@ -43,15 +43,25 @@ export async function restoreSuiteState(): Promise<string[]> {
   return restored;
 }
 
+/**
+ * Whether every file of the app's build is served as built (a test may deploy another build over a
+ * remote, or edit a served file in place: the worker script, a fragment). Files the build has not
+ * are left: the entrypoint's config.json, an older build's hashed chunks (an image roll keeps them).
+ */
+function servesOwnBuild(app: StaticApp): boolean {
+  const dist = distOf(app);
+  return readdirSync(dist, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && !entry.name.endsWith('.map'))
+    .every((entry) => {
+      const relative = join(entry.parentPath, entry.name).slice(dist.length + 1);
+      const served = join(wwwRoot(app), relative);
+      return existsSync(served) && readFileSync(served).equals(readFileSync(join(dist, relative)));
+    });
+}
+
 /** The remote's origin serves its own build again if another build's files were deployed over it. */
-function redeployOwnBuild(app: StaticApp): boolean {
-  const entry = (root: string) => {
-    const file = join(root, 'remoteEntry.js');
-    return existsSync(file) ? readFileSync(file) : undefined;
-  };
-  const own = entry(distOf(app));
-  const served = entry(wwwRoot(app));
-  if (own !== undefined && served !== undefined && own.equals(served)) return false;
+function redeployOwnBuild(app: RemoteName): boolean {
+  if (servesOwnBuild(app)) return false;
   rmSync(wwwRoot(app), { recursive: true, force: true });
   deployBuild(app, distOf(app));
   return true;
