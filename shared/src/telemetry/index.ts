@@ -307,3 +307,4 @@ export function isFailureEvent(event: TelemetryEvent): boolean {
 
 export * from './report';
 export * from './verdict';
+export * from './canary-decision';
