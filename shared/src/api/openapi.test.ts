@@ -11,7 +11,7 @@ import {
   SIGN_UP_ERROR_CODES,
   SIGN_UP_FIELDS,
 } from '.';
-import { DEVICES, EVENT_TYPES, VITAL_NAMES } from '../telemetry';
+import { CANARY_DECISION_PROPERTIES, CANARY_DECISIONS, DEVICES, EVENT_TYPES, VITAL_NAMES } from '../telemetry';
 
 /** The schemas of api/openapi.yaml, the document API users read; it must say what the code does. */
 interface Schema {
@@ -76,5 +76,11 @@ describe('api/openapi.yaml documents the wire contract of @special-gift/shared/a
     ).oneOf;
     expect(events.map((event) => event.properties.type?.const)).toEqual([...EVENT_TYPES]);
     expect(events[3]?.properties.name).toMatchObject({ enum: [...VITAL_NAMES] });
+  });
+
+  it('the canary decision: its keys and its three outcomes', () => {
+    expect(keys(schema('CanaryDecision'))).toEqual([...CANARY_DECISION_PROPERTIES]);
+    expect(schema('CanaryDecision').required).toEqual([...CANARY_DECISION_PROPERTIES]);
+    expect(schema('CanaryDecision').properties?.decision?.enum).toEqual([...CANARY_DECISIONS]);
   });
 });
