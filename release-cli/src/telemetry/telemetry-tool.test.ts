@@ -1,10 +1,10 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CanaryDecisionAnswer, TelemetryReport } from '@special-gift/shared/telemetry';
+import { canaryStart, type CanaryDecisionAnswer, type TelemetryReport } from '@special-gift/shared/telemetry';
 import type { HistoryEntry } from '../api-client';
 import { UsageError } from '../arguments';
-import { canaryStart, formatDecision, formatReport, main, readToken } from './telemetry-tool';
+import { formatDecision, formatReport, main, readToken } from './telemetry-tool';
 
 describe('the telemetry CLI', () => {
   it('refuses a command line it cannot read before it reaches the API', async () => {

@@ -16,6 +16,7 @@
  */
 import {
   BUILD_ID,
+  canaryStart,
   describeRefused,
   REPORT_WINDOWS,
   WINDOW_SECONDS,
@@ -23,7 +24,7 @@ import {
   type ReportWindow,
   type TelemetryReport,
 } from '@special-gift/shared/telemetry';
-import { channelFrom, ReleaseApi, type HistoryEntry } from '../api-client';
+import { channelFrom, ReleaseApi } from '../api-client';
 import { parseCommandLine, UsageError } from '../arguments';
 import { readOrCreateOperatorToken } from '../operator-token';
 import { formatTable } from '../table';
@@ -60,20 +61,6 @@ async function getJson<T>(path: string, query: Record<string, string>): Promise<
 
 const fetchReport = (window: ReportWindow, remote: string | undefined) =>
   getJson<TelemetryReport>('/v1/telemetry/report', { window, ...(remote ? { remote } : {}) });
-
-/**
- * When `canary` started, from the remote's history (newest first): the oldest of the unbroken run
- * of `canary` moves of that build at its top (a canary's later steps change its share, not what is
- * compared). Null when the history does not show it.
- */
-export function canaryStart(history: readonly HistoryEntry[], canary: string): string | null {
-  let start: string | null = null;
-  for (const entry of history) {
-    if (entry.action !== 'canary' || entry.buildId !== canary) break;
-    start = entry.at;
-  }
-  return start;
-}
 
 const format = {
   rate: (value: number) => `${(value * 100).toFixed(2)}%`,

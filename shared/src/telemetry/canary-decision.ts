@@ -76,3 +76,21 @@ export const CANARY_DECISION_PROPERTIES = [
   'metrics',
   'rule',
 ] as const satisfies ReadonlyArray<keyof CanaryDecisionAnswer>;
+
+/**
+ * When `canary` started, from a remote's release history (newest first): the oldest of the
+ * unbroken run of `canary` moves of that build at its top (a canary's later steps change its
+ * share, not what is compared). Null when the history does not show it. The CLI and the console
+ * ask for the decision from there.
+ */
+export function canaryStart(
+  history: ReadonlyArray<{ readonly action: string; readonly buildId: string | null; readonly at: string }>,
+  canary: string,
+): string | null {
+  let start: string | null = null;
+  for (const entry of history) {
+    if (entry.action !== 'canary' || entry.buildId !== canary) break;
+    start = entry.at;
+  }
+  return start;
+}

@@ -306,5 +306,4 @@ export function isFailureEvent(event: TelemetryEvent): boolean {
 }
 
 export * from './report';
-export * from './verdict';
 export * from './canary-decision';
