@@ -3,7 +3,7 @@
 // Seeded, so two runs print the same table; about a minute on one core.
 //   node --import tsx bench/rollout-rule/simulate.ts [--runs 400] [--seed 41]
 import { parseArgs } from 'node:util';
-import { decide, DEFAULT_ROLLOUT_RULE, type RuleInput } from '../../api/src/rollouts';
+import { decide, DEFAULT_ROLLOUT_RULE, type RolloutRuleParameters, type RuleInput } from '../../api/src/rollouts';
 
 const { values } = parseArgs({
   options: { runs: { type: 'string', default: '400' }, seed: { type: 'string', default: '41' } },
@@ -67,7 +67,13 @@ interface Run {
   everRollback: boolean;
 }
 
-function simulate(random: () => number, perHour: number, liveRate: number, canaryRate: number): Run {
+function simulate(
+  random: () => number,
+  perHour: number,
+  liveRate: number,
+  canaryRate: number,
+  rule: RolloutRuleParameters,
+): Run {
   let cn = 0;
   let cf = 0;
   let ln = 0;
@@ -91,7 +97,7 @@ function simulate(random: () => number, perHour: number, liveRate: number, canar
         vitals: NO_VITALS,
         elapsedMinutes: minute,
       },
-      RULE,
+      rule,
     );
     if (decision !== 'hold' && run.first === null) run.first = { decision, minute, views: Math.min(cn, ln) };
     if (decision === 'rollback') run.everRollback = true;
@@ -120,14 +126,41 @@ for (const perHour of [1000, 100]) {
     ['1 % → 3 %', 0.01, 0.03],
     ['1 % → 2 %', 0.01, 0.02],
   ] as const) {
-    const random = prng((seed += 1));
-    const runs = Array.from({ length: RUNS }, () => simulate(random, perHour, live, canary));
-    const zCaught = runs.flatMap((run) => (run.zRollback ? [run.zRollback] : []));
-    const zFirst = runs.flatMap((run) => (run.zFirstVerdict === null ? [] : [run.zFirstVerdict]));
-    const rolled = runs.flatMap((run) => (run.first?.decision === 'rollback' ? [run.first] : []));
-    const advanced = runs.flatMap((run) => (run.first?.decision === 'advance' ? [run.first] : []));
-    const decided = runs.flatMap((run) => (run.first ? [run.first.minute] : []));
-    rows.push([
+    // At 100 page views an hour the low-traffic policy decides much: both policies, on the same streams.
+    const rules: Array<[string, RolloutRuleParameters]> = [['mSPRT rule', RULE]];
+    if (perHour < 1000) rules.push(['mSPRT rule, policy hold', { ...RULE, lowTraffic: 'hold' }]);
+    seed += 1;
+    const zRuns = Array.from({ length: RUNS }, () => null as Run | null);
+    for (const [label, rule] of rules) {
+      // One generator per run, so each policy sees the very same page views in run i.
+      const runs = Array.from({ length: RUNS }, (_, index) =>
+        simulate(prng(seed * 1_000_003 + index), perHour, live, canary, rule),
+      );
+      runs.forEach((run, index) => (zRuns[index] ??= run));
+      const rolled = runs.flatMap((run) => (run.first?.decision === 'rollback' ? [run.first] : []));
+      const advanced = runs.flatMap((run) => (run.first?.decision === 'advance' ? [run.first] : []));
+      const decided = runs.flatMap((run) => (run.first ? [run.first.minute] : []));
+      rows.push([
+        `${perHour}/h`,
+        name,
+        label,
+        `${share(rolled.length)} (${share(runs.filter((run) => run.everRollback).length)} never stopping)`,
+        medianP90(
+          rolled.map((hit) => hit.views),
+          views,
+        ),
+        medianP90(
+          rolled.map((hit) => hit.minute),
+          hours,
+        ),
+        share(advanced.length),
+        medianP90(decided, hours),
+      ]);
+    }
+    // The z-test on the same page views (the first rule's runs: same seed, same streams).
+    const zCaught = zRuns.flatMap((run) => (run?.zRollback ? [run.zRollback] : []));
+    const zFirst = zRuns.flatMap((run) => (run?.zFirstVerdict == null ? [] : [run.zFirstVerdict]));
+    rows.splice(rows.length - rules.length, 0, [
       `${perHour}/h`,
       name,
       'z-test (610/arm)',
@@ -142,22 +175,6 @@ for (const perHour of [1000, 100]) {
       ),
       '–',
       medianP90(zFirst, hours),
-    ]);
-    rows.push([
-      `${perHour}/h`,
-      name,
-      'mSPRT rule',
-      `${share(rolled.length)} (${share(runs.filter((run) => run.everRollback).length)} never stopping)`,
-      medianP90(
-        rolled.map((hit) => hit.views),
-        views,
-      ),
-      medianP90(
-        rolled.map((hit) => hit.minute),
-        hours,
-      ),
-      share(advanced.length),
-      medianP90(decided, hours),
     ]);
   }
 }
