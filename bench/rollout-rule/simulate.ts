@@ -126,6 +126,28 @@ for (const perHour of [1000, 100]) {
     ['1 % → 3 %', 0.01, 0.03],
     ['1 % → 2 %', 0.01, 0.02],
   ] as const) {
+    const row = (
+      label: string,
+      rolledShare: string,
+      hits: ReadonlyArray<{ views: number; minute: number }>,
+      advanced: string,
+      decided: number[],
+    ) => [
+      `${perHour}/h`,
+      name,
+      label,
+      rolledShare,
+      medianP90(
+        hits.map((hit) => hit.views),
+        views,
+      ),
+      medianP90(
+        hits.map((hit) => hit.minute),
+        hours,
+      ),
+      advanced,
+      medianP90(decided, hours),
+    ];
     // At 100 page views an hour the low-traffic policy decides much: both policies, on the same streams.
     const rules: Array<[string, RolloutRuleParameters]> = [['mSPRT rule', RULE]];
     if (perHour < 1000) rules.push(['mSPRT rule, policy hold', { ...RULE, lowTraffic: 'hold' }]);
@@ -140,42 +162,13 @@ for (const perHour of [1000, 100]) {
       const rolled = runs.flatMap((run) => (run.first?.decision === 'rollback' ? [run.first] : []));
       const advanced = runs.flatMap((run) => (run.first?.decision === 'advance' ? [run.first] : []));
       const decided = runs.flatMap((run) => (run.first ? [run.first.minute] : []));
-      rows.push([
-        `${perHour}/h`,
-        name,
-        label,
-        `${share(rolled.length)} (${share(runs.filter((run) => run.everRollback).length)} never stopping)`,
-        medianP90(
-          rolled.map((hit) => hit.views),
-          views,
-        ),
-        medianP90(
-          rolled.map((hit) => hit.minute),
-          hours,
-        ),
-        share(advanced.length),
-        medianP90(decided, hours),
-      ]);
+      const rolledShare = `${share(rolled.length)} (${share(runs.filter((run) => run.everRollback).length)} never stopping)`;
+      rows.push(row(label, rolledShare, rolled, share(advanced.length), decided));
     }
     // The z-test on the same page views (the first rule's runs: same seed, same streams).
     const zCaught = zRuns.flatMap((run) => (run?.zRollback ? [run.zRollback] : []));
     const zFirst = zRuns.flatMap((run) => (run?.zFirstVerdict == null ? [] : [run.zFirstVerdict]));
-    rows.splice(rows.length - rules.length, 0, [
-      `${perHour}/h`,
-      name,
-      'z-test (610/arm)',
-      share(zCaught.length),
-      medianP90(
-        zCaught.map((hit) => hit.views),
-        views,
-      ),
-      medianP90(
-        zCaught.map((hit) => hit.minute),
-        hours,
-      ),
-      '–',
-      medianP90(zFirst, hours),
-    ]);
+    rows.splice(rows.length - rules.length, 0, row('z-test (610/arm)', share(zCaught.length), zCaught, '–', zFirst));
   }
 }
 
