@@ -13,6 +13,7 @@ import { trustedProxies } from './http/trusted-proxies';
 import { xsrfProtection } from './http/xsrf';
 import { healthRoutes } from './http/health';
 import { PointerMemo, releaseRoutes } from './releases';
+import { DEFAULT_ROLLOUT_RULE, type RolloutRuleParameters } from './rollouts';
 import { signUpRoutes } from './signups';
 import { pageTokenKey, ROUTE_OWNERS, TelemetryStore, telemetryRoutes } from './telemetry';
 import { IDEMPOTENCY_KEY_DEFAULT_TTL_HOURS } from '@special-gift/shared/api';
@@ -53,6 +54,8 @@ export interface AppOptions {
   readonly pageTokensPerMinute?: number;
   /** The clock page tokens are issued and checked by, in epoch seconds; tests move it. */
   readonly telemetryNow?: () => number;
+  /** The canary decision rule's parameters (config `ROLLOUT_*`, docs/rollouts.md). */
+  readonly rolloutRule?: RolloutRuleParameters;
 }
 
 /** The API as an express app, not listening: `main.ts` serves it, tests listen on a free port. */
@@ -74,6 +77,7 @@ export function createApp({
   pageTokenKey: configuredPageTokenKey,
   pageTokensPerMinute = 60,
   telemetryNow = () => Math.floor(Date.now() / 1000),
+  rolloutRule = DEFAULT_ROLLOUT_RULE,
 }: AppOptions): Express {
   const logger = log === false ? silentLogger : log;
   const access = createAccess({
@@ -103,6 +107,7 @@ export function createApp({
       store,
       batchesPerMinute: telemetryBatchesPerMinute,
       access,
+      decisionRule: rolloutRule,
       pageTokens: {
         key: pageTokenKey(configuredPageTokenKey, operatorToken),
         perMinute: pageTokensPerMinute,

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { IDEMPOTENCY_KEY_DEFAULT_TTL_HOURS, SIGN_UP_OUTBOX_MAX_AGE_HOURS } from '@special-gift/shared/api';
 import { DEFAULT_DATA_DIR, readConfig, readOperatorToken } from './config';
+import { DEFAULT_ROLLOUT_RULE } from './rollouts';
 
 describe('readConfig', () => {
   it('has local defaults: port 3004 on all interfaces, PGlite in the repo .data/api with fsync on, no Secure cookie', () => {
@@ -22,6 +23,7 @@ describe('readConfig', () => {
       releaseEnvironment: 'production',
       pageTokenKey: undefined,
       pageTokensPerMinute: 60,
+      rolloutRule: DEFAULT_ROLLOUT_RULE,
     });
     expect(path.relative(path.resolve(__dirname, '..', '..'), DEFAULT_DATA_DIR)).toBe(path.join('.data', 'api'));
   });
@@ -48,6 +50,8 @@ describe('readConfig', () => {
         RELEASE_ENVIRONMENT: 'staging',
         PAGE_TOKEN_KEY: 'k'.repeat(32),
         PAGE_TOKENS_PER_MINUTE: '0',
+        ROLLOUT_MIN_VIEWS: '50',
+        ROLLOUT_LOW_TRAFFIC: 'hold',
       }),
     ).toEqual({
       port: 8080,
@@ -67,6 +71,7 @@ describe('readConfig', () => {
       releaseEnvironment: 'staging',
       pageTokenKey: 'k'.repeat(32),
       pageTokensPerMinute: 0,
+      rolloutRule: { ...DEFAULT_ROLLOUT_RULE, minViews: 50, lowTraffic: 'hold' },
     });
   });
 

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { IDEMPOTENCY_KEY_DEFAULT_TTL_HOURS, SIGN_UP_OUTBOX_MAX_AGE_HOURS } from '@special-gift/shared/api';
 import { DEFAULT_LOCK_WAIT_MS } from './db/data-dir-lock';
 import type { DatabaseConfig } from './db/open-database';
+import { rolloutRuleFromEnv, type RolloutRuleParameters } from './rollouts';
 
 export interface ApiConfig {
   readonly port: number;
@@ -45,6 +46,8 @@ export interface ApiConfig {
   readonly pageTokenKey: string | undefined;
   /** Page tokens one client address may be issued per minute; 0 turns the limit off. */
   readonly pageTokensPerMinute: number;
+  /** The canary decision rule's parameters, `ROLLOUT_*` (defaults: api/src/rollouts/parameters.ts, docs/rollouts.md). */
+  readonly rolloutRule: RolloutRuleParameters;
 }
 
 /** The repository root's `.data/api` (this file is api/src/config.ts, or api/dist/main.js once built). */
@@ -181,5 +184,6 @@ export function readConfig(env: Readonly<Record<string, string | undefined>>): A
     releaseEnvironment: parseEnvironment(env.RELEASE_ENVIRONMENT),
     pageTokenKey: readPageTokenKey(env.PAGE_TOKEN_KEY),
     pageTokensPerMinute: parseInteger('PAGE_TOKENS_PER_MINUTE', env.PAGE_TOKENS_PER_MINUTE, 60, 0, 1_000_000),
+    rolloutRule: rolloutRuleFromEnv(env),
   };
 }

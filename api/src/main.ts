@@ -44,6 +44,7 @@ async function main(): Promise<void> {
     releaseEnvironment: config.releaseEnvironment,
     pageTokenKey: config.pageTokenKey,
     pageTokensPerMinute: config.pageTokensPerMinute,
+    rolloutRule: config.rolloutRule,
   });
   const where =
     config.database.engine === 'postgres'

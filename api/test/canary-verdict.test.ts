@@ -2,8 +2,10 @@
 // command of release-cli/src/telemetry reading both. A canary build with an injected failure rate is rolled
 // back by the verdict itself (`--act yes`): its pointer's canary is aborted. Only signed page views
 // count: a script's unsigned, replayed or forged batches move no verdict (issue 32's attack).
-import { MIN_SESSIONS_PER_ARM } from '@special-gift/shared/telemetry';
+// The sequential rule's minimum is set small through the API's configuration, as ROLLOUT_MIN_VIEWS
+// would (docs/rollouts.md), so the test sends fewer page views.
 import { main as telemetryCommand } from '../../release-cli/src/telemetry/telemetry-tool';
+import { rolloutRuleFromEnv } from '../src/rollouts';
 import type * as NativePglite from './support/native-pglite';
 import { JUDGED_PER_NETWORK } from '../src/telemetry/report-query';
 import { askPageToken, postTelemetry } from './support/http-client';
@@ -17,7 +19,8 @@ jest.setTimeout(120_000);
 const TOKEN = 'verdict-test-operator-token-0123456789';
 const LIVE = 'aaaaaaaaaaa1';
 const CANARY = 'bbbbbbbbbbb2';
-const SESSIONS = MIN_SESSIONS_PER_ARM + 40;
+const MIN_VIEWS = 100;
+const SESSIONS = 300;
 
 let api: TestServer;
 const env = { ...process.env };
@@ -29,6 +32,7 @@ beforeAll(async () => {
     pageTokensPerMinute: 0,
     // The test stands for the host's proxy: each page view's visitor is its X-Forwarded-For.
     trustedProxies: ['127.0.0.1', '::1'],
+    rolloutRule: rolloutRuleFromEnv({ ROLLOUT_MIN_VIEWS: String(MIN_VIEWS) }),
   });
   Object.assign(process.env, { SG_RELEASE_API: api.baseUrl, OPERATOR_TOKEN: TOKEN });
 });
@@ -170,7 +174,8 @@ it('holds without enough sessions, then rolls a failing canary back by itself', 
     expect(await telemetryCommand(['verdict', 'signup', '--act', 'yes'])).toBe(2);
     log.mockClear();
 
-    // The baseline fails 1 % of its page views, the canary 6 %: real pages, each signed.
+    // The baseline fails 1 % of its page views, the canary 6 %: real pages, each signed. The rule,
+    // checked at any moment, proves the canary worse (always-valid p under 0.05) and rolls it back.
     await pageViews(LIVE, SESSIONS, Math.round(SESSIONS * 0.01));
     await pageViews(CANARY, SESSIONS, Math.round(SESSIONS * 0.06));
     await api.telemetry.flush(); // the test server writes its buffer on demand
@@ -179,6 +184,8 @@ it('holds without enough sessions, then rolls a failing canary back by itself', 
     expect(await telemetryCommand(['verdict', 'signup', '--act', 'yes'])).toBe(3);
     const printed = log.mock.calls.map((args) => args.join(' ')).join('\n');
     expect(printed).toContain('ROLL BACK');
+    expect(printed).toMatch(/Error rate 7\.\d\d% against 1\.00% \(harm: log Λ = \d+\.\d\d, always-valid p = 0\.00\d+/);
+    expect(printed).toMatch(/errors +2\d\/30\d \(7\.\d\d%\) +3\/300 \(1\.00%\) .* harm/);
     expect(printed).toContain(`Aborted signup's canary ${CANARY}`);
   } finally {
     log.mockRestore();

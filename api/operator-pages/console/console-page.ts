@@ -4,7 +4,12 @@
 // live one, and the audit trail. It offers only the actions `GET /v1/access/me` lists for the token;
 // the API checks every one again, and a refusal is shown with the API's own message.
 import type { AccessIdentity, AuditEntry } from '@special-gift/shared/api';
-import type { TelemetryReport } from '@special-gift/shared/telemetry';
+import {
+  canaryStart,
+  WINDOW_SECONDS,
+  type CanaryDecisionAnswer,
+  type TelemetryReport,
+} from '@special-gift/shared/telemetry';
 import { element } from '../element';
 import { ApiRefusal, callApi } from './api';
 import { render } from './screen';
@@ -87,6 +92,22 @@ async function start(notice?: Notice): Promise<void> {
       callApi<{ entries: AuditEntry[] }>(token, 'GET', `access/audit?remote=${remote}&limit=50`),
       callApi<TelemetryReport>(token, 'GET', `telemetry/report?${query.toString()}`),
     ]);
+    // The canary under way, judged as the CLI judges it: from its first step, else over the window.
+    const { pointer } = state;
+    const decision = pointer?.canary
+      ? await callApi<CanaryDecisionAnswer>(
+          token,
+          'GET',
+          `telemetry/verdict?${new URLSearchParams({
+            remote,
+            canary: pointer.canary,
+            baseline: pointer.live,
+            since:
+              canaryStart(state.history, pointer.canary) ??
+              new Date(Date.now() - WINDOW_SECONDS[wanted.window].length * 1000).toISOString(),
+          }).toString()}`,
+        )
+      : null;
     render(
       {
         me,
@@ -96,6 +117,7 @@ async function start(notice?: Notice): Promise<void> {
         state,
         audit: audit.entries,
         report,
+        decision,
         reload: start,
         signOut,
         signedOutBy: whenUnauthorised,

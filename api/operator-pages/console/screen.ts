@@ -1,6 +1,6 @@
 // The console's screen, drawn from one View: who is signed in, what is served, the field data per
 // build with the canary verdict, the builds against the live one, and the audit trail.
-import { canaryVerdict, describeRefused, verdictArm, type BuildReport } from '@special-gift/shared/telemetry';
+import { describeRefused, type BuildReport } from '@special-gift/shared/telemetry';
 import { element } from '../element';
 import { canaryShare, lockAction, pointerAction, previewAction, stopPreview } from './actions';
 import { bytes, bytesChange, count, sharedChange, sharedList, time } from './format';
@@ -216,19 +216,22 @@ function fieldData(view: View): HTMLElement {
   scroller.setAttribute('role', 'region');
   scroller.setAttribute('aria-label', 'Field data table');
   section.append(scroller);
-  if (pointer?.canary) {
-    const builds = view.report.remotes.find((entry) => entry.remote === view.remote)?.builds ?? [];
-    const find = (id: string) => builds.find((build) => build.build === id);
-    const verdict = canaryVerdict(
-      verdictArm(pointer.canary, find(pointer.canary)),
-      verdictArm(pointer.live, find(pointer.live)),
-    );
-    const box = element('div', { className: `verdict verdict-${verdict.decision.replace(' ', '-')}` }, [
-      element('h3', { textContent: `Canary verdict: ${verdict.decision}` }),
+  if (pointer?.canary && view.decision) {
+    // The sequential rule's decision (docs/rollouts.md), over signed page views since the canary started.
+    const { decision, reasons, whatWouldChange, since } = view.decision;
+    const box = element('div', { className: `verdict verdict-${decision}` }, [
+      element('h3', { textContent: `Canary verdict: ${decision}` }),
+      element('p', { textContent: `Signed page views since ${since}, by a rule made to be checked at any moment.` }),
       element(
         'ul',
         {},
-        verdict.reasons.map((reason) => element('li', { textContent: reason })),
+        reasons.map((reason) => element('li', { textContent: reason })),
+      ),
+      element('p', { textContent: 'What would change it:' }),
+      element(
+        'ul',
+        {},
+        whatWouldChange.map((line) => element('li', { textContent: line })),
       ),
     ]);
     section.append(box);

@@ -9,7 +9,7 @@ import type {
   ReleaseLock,
   ReleasePointer,
 } from '@special-gift/shared/api';
-import type { ReportWindow, TelemetryReport } from '@special-gift/shared/telemetry';
+import type { CanaryDecisionAnswer, ReportWindow, TelemetryReport } from '@special-gift/shared/telemetry';
 
 export const TOKEN_KEY = 'special-gift.console-token';
 /** The preview this tab started: the API's cookie is HttpOnly, so the page remembers what it asked for. */
@@ -46,6 +46,8 @@ export interface View {
   readonly state: RemoteState;
   readonly audit: readonly AuditEntry[];
   readonly report: TelemetryReport;
+  /** The canary decision (GET /v1/telemetry/verdict) when a canary is under way. */
+  readonly decision: CanaryDecisionAnswer | null;
   /** Reads everything again and draws the screen, with a notice. */
   reload(notice?: Notice): Promise<void>;
   signOut(): void;

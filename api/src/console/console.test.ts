@@ -41,9 +41,9 @@ describe('the team console page', () => {
     expect(script.headers.get('content-type')).toMatch(/javascript/);
     expect(script.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
     const code = await script.text();
-    // The page's own words and the canary verdict's, bundled: not the report page's script.
+    // The page's own words and the canary verdict's box, bundled: not the report page's script.
     expect(code).toContain('special-gift.console-token');
-    expect(code).toContain('before a verdict');
+    expect(code).toContain('What would change it:');
     expect(code).not.toMatch(/\beval\(|new Function\(/);
     const css = await fetch(`${server.baseUrl}/v1/console.css`);
     expect(css.headers.get('content-type')).toMatch(/^text\/css/);

@@ -8,6 +8,8 @@ import { OPERATOR_PAGE_CSP, operatorPageHtml, servePage } from '../http/browser-
 import { parseJsonBody, requireBodyType } from '../http/json-body';
 import { methodNotAllowed } from '../http/method-not-allowed';
 import { pageTokenRateLimit, telemetryRateLimit } from '../http/rate-limit';
+import type { RolloutRuleParameters } from '../rollouts';
+import { canaryDecision } from './decision-route';
 import { engineOf } from './engine';
 import { REPORT_PAGE } from './report-page-paths';
 import { checkPageToken, issuePageToken } from './page-token';
@@ -19,6 +21,8 @@ export interface TelemetryRouteOptions {
   readonly store: TelemetryStore;
   readonly batchesPerMinute: number;
   readonly access: Access;
+  /** The canary decision rule's parameters (the API's ROLLOUT_* settings, docs/rollouts.md). */
+  readonly decisionRule: RolloutRuleParameters;
   /** Page tokens (docs/telemetry.md): their key (null: off, every batch unsigned) and per-client limit. */
   readonly pageTokens: {
     readonly key: Buffer | null;
@@ -131,7 +135,10 @@ const REPORT_HTML = operatorPageHtml({
  * verdict, which acts, counts only batches signed by a real page's token (page-token.ts).
  * `/v1/telemetry/page-token` is public too, like the snapshot: it gives what fetching a page gives.
  */
-export function telemetryRoutes(db: Database, { store, batchesPerMinute, access, pageTokens }: TelemetryRouteOptions) {
+export function telemetryRoutes(
+  db: Database,
+  { store, batchesPerMinute, access, decisionRule, pageTokens }: TelemetryRouteOptions,
+) {
   const router = Router();
   const operator = access.authenticate(REPORT_OFF);
   router
@@ -153,6 +160,13 @@ export function telemetryRoutes(db: Database, { store, batchesPerMinute, access,
   router
     .route('/v1/telemetry/report')
     .get(...operator, report(db))
+    .all(methodNotAllowed(['GET', 'HEAD']));
+  router
+    .route('/v1/telemetry/verdict')
+    .get(
+      ...operator,
+      canaryDecision(db, decisionRule, () => new Date()),
+    )
     .all(methodNotAllowed(['GET', 'HEAD']));
   servePage(router, {
     path: '/v1/telemetry/report.html',

@@ -12,7 +12,14 @@ import {
   SIGN_UP_FIELDS,
 } from '.';
 import { BUILD_ID_PATTERN, REMOTE_NAME_PATTERN } from '../builds';
-import { BUILD_ID, DEVICES, EVENT_TYPES, VITAL_NAMES } from '../telemetry';
+import {
+  BUILD_ID,
+  CANARY_DECISION_PROPERTIES,
+  CANARY_DECISIONS,
+  DEVICES,
+  EVENT_TYPES,
+  VITAL_NAMES,
+} from '../telemetry';
 
 /** The schemas of api/openapi.yaml, the document API users read; it must say what the code does. */
 interface Schema {
@@ -85,5 +92,11 @@ describe('api/openapi.yaml documents the wire contract of @special-gift/shared/a
     expect(schema('RemoteName').pattern).toBe(REMOTE_NAME_PATTERN.source);
     expect(schema('BuildId').pattern).toBe(BUILD_ID_PATTERN.source);
     expect(schema('TelemetryBatch').properties?.builds?.additionalProperties?.pattern).toBe(BUILD_ID.source);
+  });
+
+  it('the canary decision: its keys and its three outcomes', () => {
+    expect(keys(schema('CanaryDecision'))).toEqual([...CANARY_DECISION_PROPERTIES]);
+    expect(schema('CanaryDecision').required).toEqual([...CANARY_DECISION_PROPERTIES]);
+    expect(schema('CanaryDecision').properties?.decision?.enum).toEqual([...CANARY_DECISIONS]);
   });
 });

@@ -297,4 +297,4 @@ export function isFailureEvent(event: TelemetryEvent): boolean {
 
 export { formatPageToken, PAGE_TOKEN_PATTERN, type PageTokenClaims, parsePageToken } from './page-token';
 export * from './report';
-export * from './verdict';
+export * from './canary-decision';
