@@ -2,7 +2,7 @@
 #   docker build -f deploy/api.Dockerfile .
 # The image runs the compiled bundle (api/dist/main.js) with Node as PID 1, so SIGTERM from the
 # container runtime reaches the server itself and it shuts down gracefully.
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /repo
 COPY package.json package-lock.json .npmrc ./
 # >>> generated from tooling/remotes/remotes.json by `npm run generate`, do not edit: workspace manifests
@@ -27,7 +27,7 @@ COPY tooling/process tooling/process
 COPY tooling/remotes/remotes.generated.ts tooling/remotes/
 RUN npm run build -w api
 
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 WORKDIR /repo
 ENV NODE_ENV=production
 COPY package.json package-lock.json .npmrc ./

@@ -2,7 +2,7 @@
 # repo's tests use, objects in the volume at /data. Only for a stack on one machine: production
 # points the release tool and the remotes' origins at a real object store (S3, R2, GCS, MinIO).
 #   docker build -f deploy/s3.Dockerfile .
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 WORKDIR /srv/s3
 # An optional extra CA bundle as a build secret, and npm's cache: see static-app.Dockerfile.
 RUN --mount=type=secret,id=npm_ca --mount=type=cache,target=/root/.npm,sharing=locked \

@@ -3,7 +3,7 @@
 # The same image runs in every environment: config.json and the nginx config are rendered from
 # environment variables when the container starts.
 
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /repo
 # Manifests first, so the dependency layer is cached until they change.
 COPY package.json package-lock.json .npmrc ./

@@ -52,6 +52,12 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
+# Everything from here runs on the Node the images run (fetched once from npm, reused), whatever
+# Node started this script.
+step "Node (the images' release)"
+source tooling/node/use-node.sh
+echo "node $(node --version) at $(command -v node), npm $(npm --version)"
+
 # `npm install` against the committed lock, not `npm ci`: the registry reachable here serves only
 # the Linux builds of packages' optional platform binaries (@swc/core-*, @rspack/binding-*), so
 # the lock cannot list the others and `npm ci` rejects it as out of sync. Versions stay pinned.

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { HOST_URL, PROJECT, REPO_ROOT, containers, inspect, podman, waitUntil } from './stack';
+import { HOST_URL, NODE_IMAGE, PROJECT, REPO_ROOT, containers, inspect, podman, waitUntil } from './stack';
 
 const IMAGE = 'special-gift/remote-signup';
 const networkOf = async (container: string) =>
@@ -77,7 +77,7 @@ test('the signup container rolled to a new image while the host runs: new pages 
     oldAddress,
     '--user',
     'node',
-    'docker.io/library/node:20-bookworm-slim',
+    NODE_IMAGE,
     'sleep',
     'infinity',
   );

