@@ -41,7 +41,7 @@ export const FAILURE_MODES = {
     if (!isScreenChunk(route, '.js')) return route.continue();
     const response = await route.fetch();
     const body = await response.text();
-    return route.fulfill({
+    return fulfillIfPending(route, {
       response,
       headers: notCached(response.headers()),
       body: body.slice(0, Math.floor(body.length / 2)),
@@ -75,6 +75,20 @@ export type FailureMode = keyof typeof FAILURE_MODES;
  * file: in production a different build has a different hashed name, and a cut-off download is
  * never cached.
  */
+/**
+ * Answers a route whose handler first fetched the real file, unless the route was answered
+ * meanwhile: on a loaded machine the fetch can outlast the request (the scenario restored the
+ * remote, or the page gave the request up), and Playwright then refuses a second answer. Nothing
+ * waits for that answer any more, so it is not an error of the test.
+ */
+async function fulfillIfPending(route: Route, answer: Parameters<Route['fulfill']>[0]): Promise<void> {
+  try {
+    await route.fulfill(answer);
+  } catch (error) {
+    if (!/Route is already handled/.test(String(error))) throw error;
+  }
+}
+
 const notCached = (headers: Record<string, string>) => ({ ...headers, 'cache-control': 'no-store' });
 const pathOf = (route: Route) => new URL(route.request().url()).pathname;
 const isEntry = (route: Route) => pathOf(route) === '/remoteEntry.js';
@@ -98,7 +112,7 @@ export function rebuiltScreenChunk(edit: (code: string) => string): (route: Rout
     const changed = edit(original);
     const response = await route.fetch();
     const body = isEntry(route) ? (await response.text()).replace(sriOf(original), sriOf(changed)) : changed;
-    return route.fulfill({ response, headers: notCached(response.headers()), body });
+    return fulfillIfPending(route, { response, headers: notCached(response.headers()), body });
   };
 }
 

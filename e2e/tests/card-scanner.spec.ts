@@ -104,10 +104,13 @@ test.describe('scan the card: a camera showing the card’s QR code', () => {
         { polling: 'raf', timeout: 15_000 },
       )
     ).jsonValue();
+    // A figure, not an assertion: on a loaded machine the code can be read from a frame before the
+    // preview reports its first one, or the scanner closed before the video element did.
     const inViewAt = await page.evaluate(() => (window as unknown as { __inViewAt?: number }).__inViewAt);
-    expect(inViewAt).toBeDefined();
     console.log(
-      `card scanner: QR code in view → card field filled in ${Math.round(Number(filledAt) - Number(inViewAt))} ms (library decoder, fake camera)`,
+      inViewAt === undefined
+        ? 'card scanner: the card field was filled before the preview reported its first frame'
+        : `card scanner: QR code in view → card field filled in ${Math.round(Number(filledAt) - inViewAt)} ms (library decoder, fake camera)`,
     );
 
     await expect(scanner(page)).toBeHidden();
