@@ -12,6 +12,22 @@ const openSignUp = async (driver: Driver) => {
   await driver.goto('/sign-up');
   await untilPreloaded(driver);
   await until(driver, 'form ready', () => !document.querySelector('form.signup__form')?.hasAttribute('aria-busy'));
+  // The prerendered page shows Scan card; once hydrated, the screen asks the browser for its camera
+  // list and drops the button if there is none. The focus walk starts after that answer, or it
+  // counts a button that goes away under it.
+  await driver.evaluate(() => {
+    const flag = window as unknown as { __sgHasCamera?: boolean };
+    if (!navigator.mediaDevices?.enumerateDevices)
+      flag.__sgHasCamera = typeof navigator.mediaDevices?.getUserMedia === 'function';
+    else
+      void navigator.mediaDevices
+        .enumerateDevices()
+        .then((list) => (flag.__sgHasCamera = list.some((device) => device.kind === 'videoinput')));
+  });
+  await until(driver, 'the camera answer applied', () => {
+    const hasCamera = (window as unknown as { __sgHasCamera?: boolean }).__sgHasCamera;
+    return hasCamera !== undefined && hasCamera === (document.querySelector('.signup__scan button') !== null);
+  });
 };
 
 const SCREENS: Array<{ name: string; open: (driver: Driver) => Promise<void> }> = [

@@ -4,6 +4,7 @@ import signupAr from '../../remote-signup/public/assets/i18n/ar.json';
 import signupFr from '../../remote-signup/public/assets/i18n/fr.json';
 import thankyouAr from '../../remote-thankyou/public/assets/i18n/ar.json';
 import thankyouFr from '../../remote-thankyou/public/assets/i18n/fr.json';
+import { DEVICE_STORAGE, readStored, STORED } from '../support/device-storage';
 import { startApp, stopApp } from '../support/servers';
 import { expectCardTaken, fillSignUp, newCardCode, person } from '../support/sign-up';
 import { expect, expectConsoleErrors, pageTitle, test, waitForPreload } from '../support/fixtures';
@@ -92,7 +93,11 @@ test.describe('sign-up journey', () => {
     await page.goto('/sign-up');
     await page.getByLabel('First name').fill('Hana');
     await page.getByLabel('Email').fill('hana@example.com');
-    await page.waitForTimeout(600); // the draft is saved 300 ms after typing stops
+    // The draft is saved 300 ms after typing stops, by the form's code (once it has hydrated):
+    // reloaded once it is kept, however long that takes on this machine.
+    await expect
+      .poll(() => page.evaluate(readStored, { ...DEVICE_STORAGE, key: STORED.draft }))
+      .toMatchObject({ values: { firstName: 'Hana', email: 'hana@example.com' } });
     await page.reload();
     await expect(page.getByLabel('First name')).toHaveValue('Hana');
     await expect(page.getByLabel('Email')).toHaveValue('hana@example.com');
