@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../tooling/chromium';
 import { selectedEngines } from './support/engines/driver';
@@ -14,7 +15,8 @@ export default defineConfig<EngineOptions>({
   timeout: 90_000,
   expect: { timeout: 15_000 },
   // The list as it goes, then the 15 slowest tests (where the minutes go).
-  reporter: [['list'], ['./support/slowest-reporter.ts']],
+  // An absolute path: the stack's and kube's configs spread this one from their own folders.
+  reporter: [['list'], [join(__dirname, 'support', 'slowest-reporter.ts')]],
   globalSetup: './support/global-setup.ts',
   globalTeardown: './support/global-teardown.ts',
   outputDir: '../test-results',
