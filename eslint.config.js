@@ -16,6 +16,10 @@ const remotes = require('./tooling/remotes/remotes.json');
 
 const remoteDirs = remotes.map((remote) => remote.dir);
 const hostFeatures = require('node:fs').readdirSync(`${__dirname}/host/src/features`);
+const sharedFolders = require('node:fs')
+  .readdirSync(`${__dirname}/shared/src`, { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
 
 const appPackages = ['host', ...remoteDirs, 'api'];
 /** The API's domains (api/README.md): each reaches another only through that one's index.ts. */
@@ -224,6 +228,14 @@ module.exports = tseslint.config(
               from: ['./shared/src/host', './shared/src/dev-shell', './shared/src/composition', './shared/src/testing'],
               message:
                 'The federated contract carries no shell implementation, composition or test code: what it imports rides in every page.',
+            },
+            // The builds' wire formats (build id, Sg-Builds) sit at the bottom: the browser, the API and
+            // the release tool all parse them, so they import nothing else of shared/.
+            {
+              target: './shared/src/builds',
+              from: sharedFolders.filter((folder) => folder !== 'builds').map((folder) => `./shared/src/${folder}`),
+              message:
+                'shared/src/builds (the build id, Sg-Builds) is the bottom of shared/: it imports no other folder.',
             },
             {
               target: productionSources,

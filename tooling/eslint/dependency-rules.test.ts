@@ -87,6 +87,12 @@ const violations = [
     'federated contract carries no',
   ],
   [
+    'the builds’ wire format importing another folder of shared',
+    'shared/src/builds',
+    "import { parsePageToken } from '../../telemetry/page-token';",
+    'bottom of shared',
+  ],
+  [
     'a remote’s shipped code importing the test shell',
     'remote-signup/src',
     "import { createTestShell } from '@special-gift/shared/testing';",
