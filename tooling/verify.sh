@@ -72,11 +72,20 @@ source tooling/postgres/throwaway-cluster.sh
 trap 'stop_throwaway_postgres; print_step_times' EXIT
 step "PostgreSQL for the API tests"; start_throwaway_postgres
 
-step "Lint";        npm run lint
+# Lint and the type-check at once: each is mostly one core's work. The type-check's output is
+# printed after the lint's, so the two never interleave.
+step "Lint and type-check (at once)"
+typecheck_log=$(mktemp)
+npm run typecheck >"$typecheck_log" 2>&1 &
+typecheck_pid=$!
+lint_status=0; npm run lint || lint_status=$?
+typecheck_status=0; wait "$typecheck_pid" || typecheck_status=$?
+printf '\n-- type-check --\n'; cat "$typecheck_log"; rm -f "$typecheck_log"
+[ "$lint_status" -eq 0 ] || { echo "lint failed (exit $lint_status)"; exit "$lint_status"; }
+[ "$typecheck_status" -eq 0 ] || { echo "the type-check failed (exit $typecheck_status)"; exit "$typecheck_status"; }
 step "Deployment config"
 docker-compose -f docker-compose.yml config -q && echo "docker-compose.yml is valid"
 bash tooling/deployment/kubernetes/check-kustomize.sh
-step "Type-check";  npm run typecheck
 step "Unit tests";  npm run test:unit
 step "Build";       npm run build && npm run build:baseline
 step "Browser end-to-end suite"; npm run test:e2e

@@ -24,6 +24,7 @@ function commandFor(app: AppName): { command: string; args: string[]; cwd: strin
         SIGN_UPS_PER_MINUTE: '0',
         // Every page the suite loads comes from one address; the per-address limit is tested in api/.
         PAGE_TOKENS_PER_MINUTE: '0',
+        TELEMETRY_BATCHES_PER_MINUTE: '0',
         OPERATOR_TOKEN: E2E_OPERATOR_TOKEN,
       },
     };
