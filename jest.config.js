@@ -30,10 +30,6 @@ const browserPackage = (name) => ({
 
 /** @type {import('jest').Config} */
 module.exports = {
-  // One worker more than the cores (Jest's default is one fewer): the slowest files mostly wait on
-  // processes, sockets and timers (graceful shutdown, the data-directory lock, keep-alive), so a
-  // third worker overlaps them. 347 s → 245 s for the whole run on this 2-core machine.
-  maxWorkers: '150%',
   projects: [
     ...['shared', 'host', ...require('./tooling/remotes/remotes.json').map((remote) => remote.dir)].map(browserPackage),
     { ...common('api'), testMatch: ['<rootDir>/{src,test}/**/*.test.ts'], testEnvironment: 'node' },

@@ -86,8 +86,18 @@ printf '\n-- type-check --\n'; cat "$typecheck_log"; rm -f "$typecheck_log"
 step "Deployment config"
 docker-compose -f docker-compose.yml config -q && echo "docker-compose.yml is valid"
 bash tooling/deployment/kubernetes/check-kustomize.sh
-step "Unit tests";  npm run test:unit
-step "Build";       npm run build && npm run build:baseline
+# The builds first: the release tool's tests publish remote-signup's build, and would build it
+# themselves otherwise. The monolith baseline builds beside the workspaces (two webpack lanes).
+step "Build"
+baseline_log=$(mktemp)
+npm run build:baseline >"$baseline_log" 2>&1 &
+baseline_pid=$!
+npm run build
+wait "$baseline_pid" || { cat "$baseline_log"; echo "the monolith baseline's build failed"; exit 1; }
+rm -f "$baseline_log"
+# Two workers, not Jest's default of one fewer than the cores: the slowest files mostly wait on
+# processes, sockets and timers (graceful shutdown, the data-directory lock, keep-alive).
+step "Unit tests";  npm run test:unit -- --maxWorkers=2
 step "Browser end-to-end suite"; npm run test:e2e
 step "Images and the compose stack (Podman)"; bash tooling/containers/stack.sh
 step "The Kubernetes development overlay played (podman kube play)"; bash tooling/deployment/kubernetes/play.sh

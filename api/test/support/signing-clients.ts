@@ -23,6 +23,8 @@ export interface LoadResult {
 
 export interface LoadOptions {
   readonly stop: () => boolean;
+  /** Told the number of sign-ups acknowledged so far, after each one. */
+  readonly onAcknowledged?: (count: number) => void;
   /** A client stops at its first failed request. */
   readonly stopOnError?: boolean;
   /**
@@ -89,7 +91,7 @@ function post(agent: http.Agent, url: URL, body: string): Promise<Answer> {
 export async function signUpLoad(
   baseUrl: () => string,
   clients: number,
-  { stop, stopOnError = false, leaveOnConnectionClose = false, untilRefused = false }: LoadOptions,
+  { stop, onAcknowledged, stopOnError = false, leaveOnConnectionClose = false, untilRefused = false }: LoadOptions,
 ): Promise<LoadResult> {
   const acknowledged: Acknowledged[] = [];
   const failures: Record<string, number> = {};
@@ -111,8 +113,10 @@ export async function signUpLoad(
             });
             const answer = await post(agent, new URL('/v1/sign-ups', baseUrl()), body);
             const created = answer.status === 201 ? (JSON.parse(answer.body) as Partial<Acknowledged>) : {};
-            if (created.id && created.readToken) acknowledged.push({ id: created.id, readToken: created.readToken });
-            else count(`http ${answer.status}`);
+            if (created.id && created.readToken) {
+              acknowledged.push({ id: created.id, readToken: created.readToken });
+              onAcknowledged?.(acknowledged.length);
+            } else count(`http ${answer.status}`);
             if (leaveOnConnectionClose && answer.connection?.toLowerCase() === 'close') return;
           } catch (error) {
             const kind = failureKind(error);
