@@ -287,6 +287,30 @@ describe('createI18n: each namespace loads and fails on its own', () => {
     expect(i18n.instance.t('headline', { ns: 'intro' })).toBe(introEn.headline);
     warn.mockRestore();
   });
+  it("a remote's texts still loading when the language is switched follow in the new language", async () => {
+    files['https://intro.example/assets/i18n/en.json'] = introEn;
+    files['https://intro.example/assets/i18n/fr.json'] = introFr;
+    const i18n = await createI18n({
+      storage: createMemoryStorage(),
+      defaultLanguage: 'en',
+      browserLanguages: ['en'],
+      texts: noRetry,
+    });
+    let answerEnglish = () => undefined as void;
+    fetchMock.mockImplementation(async (url: string) =>
+      url === 'https://intro.example/assets/i18n/en.json'
+        ? new Promise((resolve) => (answerEnglish = () => resolve(serveFiles(url))))
+        : serveFiles(url),
+    );
+
+    const intro = i18n.loadNamespace('intro', 'https://intro.example/'); // the preload, in flight
+    await i18n.changeLanguage('fr');
+    answerEnglish();
+    await intro;
+    await waitFor(() => expect(i18n.instance.t('headline', { ns: 'intro' })).toBe(introFr.headline));
+    expect(fetchedUrls()).toContain('https://intro.example/assets/i18n/fr.json');
+  });
+
   it('a switch re-renders the screens once: the next language arrives silently, then shows', async () => {
     files['https://intro.example/assets/i18n/en.json'] = introEn;
     files['https://intro.example/assets/i18n/fr.json'] = introFr;

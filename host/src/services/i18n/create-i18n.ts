@@ -137,6 +137,13 @@ export async function createI18n(options: {
       );
       await Promise.allSettled(loaded.map((namespace) => ensureNamespace(namespace, next)));
       await instance.changeLanguage(next);
+      // A namespace still loading when the switch began (a remote preloaded just then) was not in
+      // `loaded`: its texts in the new language follow without holding the switch, and re-render
+      // its screen when they arrive. Without this it stayed in English (seen on a busy machine).
+      // One that fails keeps English, as above.
+      const loading = (namespace: string) => [...bundles.keys()].some((key) => key.endsWith(`|${namespace}`));
+      for (const namespace of sources.keys())
+        if (!loaded.includes(namespace) && loading(namespace)) ensureNamespace(namespace, next).catch(() => undefined);
       mirrorLanguageChoice(next);
       await options.storage.set(LANGUAGE_STORAGE_KEY, next);
     },
