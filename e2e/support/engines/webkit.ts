@@ -51,26 +51,18 @@ export function killStaleWebKit(): void {
   rmSync(WEBKIT_PID_FILE, { force: true });
 }
 
-/**
- * WebKitGTK's MiniBrowser through WebKitWebDriver, on a virtual display (xvfb-run): WebKitGTK has
- * no headless mode. The W3C WebDriver client is Selenium's (selenium-webdriver). One browser
- * session per test, as the other engines get a fresh context.
- */
-export async function launchWebKit(): Promise<{ open: () => Promise<Driver>; close: () => Promise<void> }> {
-  // MiniBrowser's toolbar would keep its window at least 447 px wide: a GTK style sheet of its own
-  // shrinks the toolbar so the page can be as narrow as a phone (GTK styles its widgets only,
-  // never the page).
-  const config = join(STATE_DIR, 'webkit-config');
-  mkdirSync(join(config, 'gtk-3.0'), { recursive: true });
-  writeFileSync(
-    join(config, 'gtk-3.0', 'gtk.css'),
-    '* { font-size: 4px; padding: 0; margin: 0; min-width: 0; min-height: 0; border-width: 0; }\n',
-  );
+/** A running WebKitWebDriver (under xvfb-run, in a process group of its own) and how to stop it. */
+interface DriverServer {
+  url: string;
+  stop: () => Promise<void>;
+}
+
+async function startDriverServer(config: string): Promise<DriverServer> {
   killStaleWebKit();
   // A free port chosen now: helpers and parallel runs share the machine.
   const port = await findFreePort('127.0.0.1');
   const url = `http://127.0.0.1:${port}`;
-  // Its own process group, so closing ends xvfb-run, Xvfb, the driver and the browsers it started.
+  // Its own process group, so stopping ends xvfb-run, Xvfb, the driver and the browsers it started.
   const server: ChildProcess = spawn(
     'xvfb-run',
     ['-a', '-s', `-screen 0 ${XVFB_SCREEN}`, WEBKIT_DRIVER, `--port=${port}`],
@@ -86,103 +78,165 @@ export async function launchWebKit(): Promise<{ open: () => Promise<Driver>; clo
     }),
   );
   if (server.pid) writeFileSync(WEBKIT_PID_FILE, `${server.pid}\n`);
+  const stop = async () => {
+    if (server.pid && server.exitCode === null && server.signalCode === null) {
+      try {
+        process.kill(-server.pid, 'SIGTERM');
+      } catch {
+        // already gone
+      }
+      const killLater = setTimeout(() => {
+        try {
+          if (server.pid) process.kill(-server.pid, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+      }, 5_000);
+      await exited;
+      clearTimeout(killLater);
+    }
+    rmSync(WEBKIT_PID_FILE, { force: true });
+  };
   try {
     await waitForServer(url, 20_000, Promise.race([exited, failed]));
   } catch (error) {
+    await stop();
     throw new Error(
       `WebKitWebDriver did not answer on ${url} (are xvfb, xauth and webkit2gtk-driver installed?)` +
         (spawnError ? `: ${spawnError.message}` : ''),
       { cause: error },
     );
   }
+  return { url, stop };
+}
+
+/**
+ * WebKitGTK's MiniBrowser through WebKitWebDriver, on a virtual display (xvfb-run): WebKitGTK has
+ * no headless mode. The W3C WebDriver client is Selenium's (selenium-webdriver). One browser
+ * session per test, as the other engines get a fresh context.
+ *
+ * Every command has a bound (see `within`): a driver that stops answering fails the step that
+ * waited, by name, instead of the whole test's timeout. The driver runs one session at a time, so
+ * a session that does not end when asked would block every later test: the driver is then
+ * restarted before the next session.
+ */
+export async function launchWebKit(): Promise<{ open: () => Promise<Driver>; close: () => Promise<void> }> {
+  // MiniBrowser's toolbar would keep its window at least 447 px wide: a GTK style sheet of its own
+  // shrinks the toolbar so the page can be as narrow as a phone (GTK styles its widgets only,
+  // never the page).
+  const config = join(STATE_DIR, 'webkit-config');
+  mkdirSync(join(config, 'gtk-3.0'), { recursive: true });
+  writeFileSync(
+    join(config, 'gtk-3.0', 'gtk.css'),
+    '* { font-size: 4px; padding: 0; margin: 0; min-width: 0; min-height: 0; border-width: 0; }\n',
+  );
+  let server = await startDriverServer(config);
+  let restartBeforeNext = false;
+  const restart = async () => {
+    await server.stop();
+    server = await startDriverServer(config);
+    restartBeforeNext = false;
+  };
   return {
     open: async () => {
+      if (restartBeforeNext) await restart();
       const session = WebDriver.createSession(
-        new Executor(new HttpClient(url)),
+        new Executor(new HttpClient(server.url)),
         new Capabilities({
           pageLoadStrategy: 'eager',
           'webkitgtk:browserOptions': { binary: MINIBROWSER, args: ['--automation'] },
         }),
       );
-      await session.manage().setTimeouts({ implicit: FIND_TIMEOUT_MS });
-      const driver = webDriver(session);
+      try {
+        await within(SESSION_TIMEOUT_MS, 'starting a session', session.getSession());
+        await within(
+          COMMAND_TIMEOUT_MS,
+          'setting the timeouts',
+          session.manage().setTimeouts({ implicit: FIND_TIMEOUT_MS }),
+        );
+      } catch (error) {
+        // The driver may still hold the session: the next test gets a fresh driver either way.
+        restartBeforeNext = true;
+        throw error;
+      }
+      const driver = webDriver(session, () => {
+        restartBeforeNext = true;
+      });
       await driver.setViewport(PHONE.width, PHONE.height);
       return driver;
     },
-    close: async () => {
-      if (server.pid && server.exitCode === null && server.signalCode === null) {
-        try {
-          process.kill(-server.pid, 'SIGTERM');
-        } catch {
-          // already gone
-        }
-        const killLater = setTimeout(() => {
-          try {
-            if (server.pid) process.kill(-server.pid, 'SIGKILL');
-          } catch {
-            // already gone
-          }
-        }, 5_000);
-        await exited;
-        clearTimeout(killLater);
-      }
-      rmSync(WEBKIT_PID_FILE, { force: true });
-    },
+    close: () => server.stop(),
   };
 }
 
-/** Rejects after `ms` if `promise` has not settled by then (its late outcome is dropped). */
-function within<T>(ms: number, promise: Promise<T>): Promise<T> {
+/** How long a WebDriver command may take before its step fails (a script's own waits are shorter). */
+const COMMAND_TIMEOUT_MS = 30_000;
+/** A navigation: the page's documents and scripts, on a busy machine. */
+const NAVIGATION_TIMEOUT_MS = 45_000;
+/** Starting MiniBrowser for a new session, or ending one. */
+const SESSION_TIMEOUT_MS = 30_000;
+
+/** Rejects after `ms` if `promise` has not settled by then, naming `what` (its late outcome is dropped). */
+function within<T>(ms: number, what: string, promise: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   return Promise.race([
     promise.finally(() => clearTimeout(timer)),
     new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+      timer = setTimeout(() => reject(new Error(`WebKit: ${what}: no answer from the driver within ${ms} ms`)), ms);
     }),
   ]);
 }
 
-function webDriver(session: WebDriver): Driver {
+/** `onStuck`: the session did not end when asked (the driver must be restarted before the next). */
+function webDriver(session: WebDriver, onStuck: () => void): Driver {
   /** Runs the function's source with the argument in the page; an async function is awaited. */
-  const run = <R>(source: string, arg: unknown): Promise<R> =>
-    session.executeScript<R>(`return (${source})(arguments[0]);`, arg ?? null);
+  const run = <R>(source: string, arg: unknown, what = 'a script'): Promise<R> =>
+    within(COMMAND_TIMEOUT_MS, what, session.executeScript<R>(`return (${source})(arguments[0]);`, arg ?? null));
   /**
    * After a navigation, until the new document answers a script: WebKitGTK's driver never answers
    * the first script sent while the document is still loading (seen with 2.50), so short probes
    * are sent, each abandoned after a second, until one comes back.
    */
   const settle = () =>
-    session.wait(
-      () =>
-        within(1_000, session.executeScript('return document.readyState')).then(
-          () => true,
-          () => false,
-        ),
-      30_000,
-      'WebKit: the document did not answer a script after navigating',
+    within(
+      NAVIGATION_TIMEOUT_MS,
+      'the document answering a script after navigating',
+      session.wait(
+        () =>
+          within(1_000, 'a probe', session.executeScript('return document.readyState')).then(
+            () => true,
+            () => false,
+          ),
+        30_000,
+        'WebKit: the document did not answer a script after navigating',
+      ),
     );
+  let closed = false;
   return {
     engine: 'webkit',
     goto: async (path) => {
-      await session.get(new URL(path, HOST_URL).href);
+      const href = new URL(path, HOST_URL).href;
+      await within(NAVIGATION_TIMEOUT_MS, `opening ${href}`, session.get(href));
       await settle();
     },
     reload: async () => {
-      await session.navigate().refresh();
+      await within(NAVIGATION_TIMEOUT_MS, 'reloading', session.navigate().refresh());
       await settle();
     },
     // The page's history.back(), which is what the browser's Back does for the app (popstate):
     // WebKitGTK's driver Back waits for a page load that a same-document navigation never has.
     back: async () => {
-      await session.executeScript('history.back()');
+      await within(COMMAND_TIMEOUT_MS, 'history.back()', session.executeScript('history.back()'));
       await settle();
     },
     // As Playwright does before a click: the element must have stopped moving (a page or an
     // overlay sliding in), else WebDriver finds it "not interactable" or the pointer misses it.
     click: async (selector) => {
       let lastError: unknown;
-      const clicked = await session
-        .wait(async () => {
+      const clicked = await within(
+        COMMAND_TIMEOUT_MS,
+        `clicking ${selector}`,
+        session.wait(async () => {
           try {
             const element = await session.findElement({ css: selector });
             const still = await run<boolean>(
@@ -202,15 +256,24 @@ function webDriver(session: WebDriver): Driver {
             lastError = error;
             return false;
           }
-        }, FIND_TIMEOUT_MS)
-        .catch(() => false);
+        }, FIND_TIMEOUT_MS),
+      ).catch((error: unknown) => {
+        lastError ??= error;
+        return false;
+      });
       if (!clicked)
         throw new Error(`WebKit: could not click ${selector}`, lastError ? { cause: lastError } : undefined);
     },
     type: async (selector, text) => {
-      const element: WebElement = await session.findElement({ css: selector });
-      await element.clear();
-      await element.sendKeys(text);
+      await within(
+        COMMAND_TIMEOUT_MS,
+        `typing into ${selector}`,
+        (async () => {
+          const element: WebElement = await session.findElement({ css: selector });
+          await element.clear();
+          await element.sendKeys(text);
+        })(),
+      );
     },
     press: async (key) => {
       const { modifier, key: code } = KEYS[key];
@@ -218,23 +281,43 @@ function webDriver(session: WebDriver): Driver {
       if (modifier) actions.keyDown(modifier);
       actions.keyDown(code).keyUp(code);
       if (modifier) actions.keyUp(modifier);
-      await actions.perform();
+      await within(COMMAND_TIMEOUT_MS, `pressing ${key}`, actions.perform());
     },
     evaluate: <R, A>(fn: (arg: A) => R | Promise<R>, arg?: A) => run<R>(fn.toString(), arg),
     evaluateWithLibrary: async <R>(library: string, fn: () => R | Promise<R>) => {
-      await session.executeScript(library);
+      await within(COMMAND_TIMEOUT_MS, 'loading a library into the page', session.executeScript(library));
       return run<R>(fn.toString(), null);
     },
-    // The window's outer size includes the browser's own bars: size it, measure, correct once.
+    // The window's outer size includes the browser's own bars: size it, measure, correct. The
+    // window manager applies a size after the command returns, so the page is read once it has
+    // stopped changing (a read right away once gave 368 for 390).
     setViewport: async (width, height) => {
       const window = session.manage().window();
-      await window.setRect({ width, height });
-      const inner = await run<{ w: number; h: number }>('() => ({ w: innerWidth, h: innerHeight })', null);
-      if (inner.w !== width || inner.h !== height)
-        await window.setRect({ width: 2 * width - inner.w, height: 2 * height - inner.h });
+      const settledInner = async () => {
+        const read = () => run<{ w: number; h: number }>('() => ({ w: innerWidth, h: innerHeight })', null);
+        let last = await read();
+        for (let reads = 0; reads < 20; reads += 1) {
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          const now = await read();
+          if (now.w === last.w && now.h === last.h) return now;
+          last = now;
+        }
+        return last;
+      };
+      let outer = { width, height };
+      for (let tries = 0; tries < 3; tries += 1) {
+        await within(COMMAND_TIMEOUT_MS, 'sizing the window', window.setRect(outer));
+        const inner = await settledInner();
+        if (inner.w === width && inner.h === height) return;
+        outer = { width: outer.width + width - inner.w, height: outer.height + height - inner.h };
+      }
+      throw new Error(`WebKit: the page could not be made ${width} × ${height} CSS px`);
     },
     close: async () => {
-      await session.quit().catch(() => undefined);
+      if (closed) return;
+      closed = true;
+      // A session that does not end would block the driver's next one (it runs one at a time).
+      await within(SESSION_TIMEOUT_MS, 'ending the session', session.quit()).catch(onStuck);
     },
   };
 }
