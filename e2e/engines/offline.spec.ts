@@ -3,7 +3,15 @@ import signupEn from '../../remote-signup/public/assets/i18n/en.json';
 import thankyouEn from '../../remote-thankyou/public/assets/i18n/en.json';
 import type { Driver } from '../support/engines/driver';
 import { expect, test } from '../support/engines/fixtures';
-import { fillSignUp, until, untilInteractive, untilPreloaded, untilText, untilTitle } from '../support/engines/page';
+import {
+  attempt,
+  fillSignUp,
+  until,
+  untilInteractive,
+  untilPreloaded,
+  untilText,
+  untilTitle,
+} from '../support/engines/page';
 import { restartHost, startApp, stopApp } from '../support/servers';
 import { DEVICE_STORAGE, readStored, STORED } from '../support/device-storage';
 import { expectCardTaken, person, type Person } from '../support/sign-up';
@@ -29,12 +37,15 @@ const untilOfflineReady = (driver: Driver) =>
   expect
     .poll(
       () =>
-        driver
-          .evaluate(async () => {
+        attempt(
+          driver,
+          async () => {
             if (!navigator.serviceWorker?.controller) return false;
             return (await (await caches.open('sg-meta')).match('/__sg/offline-set')) !== undefined;
-          })
-          .catch(() => false),
+          },
+          undefined,
+          false,
+        ),
       { message: `${driver.engine}: the worker keeps a whole set`, timeout: 30_000, intervals: [250, 500, 1_000] },
     )
     .toBe(true);
@@ -145,7 +156,7 @@ test('a sign-up kept with every origin stopped, the app then left: sent at its n
 
   await driver.goto('/');
   await expect
-    .poll(() => driver.evaluate(readStored, { ...DEVICE_STORAGE, key: STORED.outbox }).catch(() => 'unreadable'), {
+    .poll(() => attempt(driver, readStored, { ...DEVICE_STORAGE, key: STORED.outbox }, 'unreadable'), {
       message: `${driver.engine}: sent at the start, then deleted from the device`,
       timeout: 20_000,
     })
@@ -171,13 +182,16 @@ test('the kill switch (SERVICE_WORKER=off on the host): at the next navigation t
     await expect
       .poll(
         () =>
-          driver
-            .evaluate(async () => ({
+          attempt(
+            driver,
+            async () => ({
               registrations: (await navigator.serviceWorker.getRegistrations()).length,
               caches: (await caches.keys()).filter((name) => name.startsWith('sg-')),
               controlled: navigator.serviceWorker.controller !== null,
-            }))
-            .catch(() => null), // reloaded under us: ask again
+            }),
+            undefined,
+            null, // reloaded under us: ask again
+          ),
         { message: `${driver.engine}: no worker, no caches`, timeout: 30_000, intervals: [250, 500, 1_000] },
       )
       .toEqual({ registrations: 0, caches: [], controlled: false });

@@ -7,6 +7,31 @@ import type { Driver } from './driver';
  * sent to the page as source, so it is self-contained).
  */
 
+/** How long one attempt of a poll's check may go unanswered before it is abandoned (a DOM read). */
+const ATTEMPT_MS = 5_000;
+
+/**
+ * One attempt of a polled page-side check: `fallback` when the page cannot answer now. A page that
+ * navigates by itself (a reload from the service worker, the app's own) destroys the script's
+ * document: Playwright and puppeteer then throw, but WebKitGTK's driver never answers the script
+ * sent while the new document loads (the next one it answers), so the attempt is abandoned after
+ * ATTEMPT_MS and the poll asks again.
+ */
+export function attempt<R, A, F>(
+  driver: Driver,
+  check: (arg: A) => R | Promise<R>,
+  arg: A,
+  fallback: F,
+): Promise<R | F> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    driver.evaluate(check, arg).catch(() => fallback),
+    new Promise<F>((resolve) => {
+      timer = setTimeout(() => resolve(fallback), ATTEMPT_MS);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
+
 /** Polls a page-side check until it returns true (the suite's `expect.poll`, for any engine). */
 export async function until<A>(
   driver: Driver,
@@ -16,7 +41,7 @@ export async function until<A>(
   timeout = 15_000,
 ): Promise<void> {
   await expect
-    .poll(() => driver.evaluate(check, arg).catch(() => false), {
+    .poll(() => attempt(driver, check, arg as A, false), {
       message: `${driver.engine}: ${what}`,
       timeout,
       intervals: [100, 200, 250],
