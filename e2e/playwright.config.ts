@@ -5,6 +5,13 @@ import { selectedEngines } from './support/engines/driver';
 import type { EngineOptions } from './support/engines/fixtures';
 import { HOST_URL } from './support/topology';
 
+/**
+ * Cross-engine specs with a twin for every check in e2e/tests (the Chromium project):
+ * accessibility (tests/accessibility), journey (tests/sign-up-journey, tests/prerender), phone
+ * (tests/phone-accessibility) and release (tests/releases).
+ */
+const CHROMIUM_PROJECT_TWINS = /[\\/](accessibility|journey|phone|release)\.spec\.ts$/;
+
 export default defineConfig<EngineOptions>({
   // One worker: the tests share the served apps and some stop and start them.
   workers: 1,
@@ -38,6 +45,9 @@ export default defineConfig<EngineOptions>({
       name: `engines:${engine}`,
       testDir: './engines',
       use: { engine },
+      // Specs whose every check the Chromium project already makes in Chromium (docs/testing.md,
+      // "Engines"): only Firefox and WebKit need them from this suite.
+      ...(engine === 'chromium' && { testIgnore: CHROMIUM_PROJECT_TWINS }),
     })),
   ],
 });
