@@ -31,5 +31,34 @@ export function loadPgliteNatively(): typeof Pglite {
   );
   const module = { exports: {} };
   compiled(module.exports, nodeModule.createRequire(file), module, file, path.dirname(file));
-  return module.exports as typeof Pglite;
+  const pglite = module.exports as typeof Pglite;
+  // Every database a test opens gets the same compiled WebAssembly, compiled once per Jest worker.
+  // Why: V8 frees a module's code when its last database closes and allocates it again for the
+  // next, and that churn across a worker's many test files trips a V8 bug that aborts the worker
+  // ("Check failed: jit_page_->allocations_.erase(addr) == 1", nodejs/node#64500; seen once in
+  // `npm run verify` with Node 24.21). Modules kept alive for the worker's life are never freed,
+  // and each open skips a compile of PGlite's 8 MB of WebAssembly.
+  const modules = compiledOnce(path.dirname(file));
+  const create = pglite.PGlite.create.bind(pglite.PGlite);
+  pglite.PGlite.create = ((dataDirOrOptions?: string | Pglite.PGliteOptions, options?: Pglite.PGliteOptions) =>
+    typeof dataDirOrOptions === 'string'
+      ? create(dataDirOrOptions, { ...modules, ...options })
+      : create({ ...modules, ...dataDirOrOptions, ...options })) as typeof pglite.PGlite.create;
+  return pglite;
+}
+
+/** PGlite's two WebAssembly modules, compiled in the main context once per process. */
+function compiledOnce(dist: string): { pgliteWasmModule: WebAssembly.Module; initdbWasmModule: WebAssembly.Module } {
+  // Each test file has a module registry (and globals) of its own; Node's built-in modules are the
+  // process's, so the cache hangs on one of them. The main context's WebAssembly compiles them.
+  const holder = process.getBuiltinModule('node:vm') as unknown as Record<symbol, ReturnType<typeof compiledOnce>>;
+  const key = Symbol.for('special-gift.test.pglite-wasm-modules');
+  const mainWasm = (process.getBuiltinModule('node:vm') as typeof vm).runInThisContext('WebAssembly') as {
+    Module: new (bytes: Uint8Array) => WebAssembly.Module;
+  };
+  holder[key] ??= {
+    pgliteWasmModule: new mainWasm.Module(readFileSync(path.join(dist, 'pglite.wasm'))),
+    initdbWasmModule: new mainWasm.Module(readFileSync(path.join(dist, 'initdb.wasm'))),
+  };
+  return holder[key];
 }
