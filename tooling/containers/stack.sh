@@ -48,8 +48,16 @@ export SG_OPERATOR_TOKEN
 cleanup() {
   local status=$?
   [ -z "$child" ] || kill -TERM -- "-$child" 2>/dev/null || true
-  step "Removing the stack's containers, network and volume"
   local filter="label=io.podman.compose.project=$SG_STACK_PROJECT"
+  # A failed run keeps what the proxy and the API said, before their containers go.
+  if [ "$status" -ne 0 ]; then
+    step "The last log lines of the host and the API replicas (the run failed)"
+    for name in $(podman ps -a --filter "$filter" --format '{{.Names}}' | grep -E '_(host|api)_[0-9]+$'); do
+      printf -- '-- %s --\n' "$name"
+      podman logs --tail 40 "$name" 2>&1 | cut -c1-400 || true
+    done
+  fi
+  step "Removing the stack's containers, network and volume"
   # (Podman reports that it cannot remove healthcheck timers: there is no systemd here.)
   podman ps -aq --filter "$filter" | xargs -r podman rm -f -v -t 2 >/dev/null 2>&1 || true
   podman volume ls -q --filter "$filter" | xargs -r podman volume rm -f >/dev/null 2>&1 || true
