@@ -46,7 +46,7 @@ export default defineConfig<EngineOptions>({
       testDir: './engines',
       use: { engine },
       // Specs whose every check the Chromium project already makes in Chromium (docs/testing.md,
-      // "Engines"): only Firefox and WebKit need them from this suite.
+      // "Not twice in Chromium"): only Firefox and WebKit need them from this suite.
       ...(engine === 'chromium' && { testIgnore: CHROMIUM_PROJECT_TWINS }),
     })),
   ],

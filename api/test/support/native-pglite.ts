@@ -51,9 +51,10 @@ export function loadPgliteNatively(): typeof Pglite {
 function compiledOnce(dist: string): { pgliteWasmModule: WebAssembly.Module; initdbWasmModule: WebAssembly.Module } {
   // Each test file has a module registry (and globals) of its own; Node's built-in modules are the
   // process's, so the cache hangs on one of them. The main context's WebAssembly compiles them.
-  const holder = process.getBuiltinModule('node:vm') as unknown as Record<symbol, ReturnType<typeof compiledOnce>>;
+  const nodeVm = process.getBuiltinModule('node:vm') as typeof vm;
+  const holder = nodeVm as unknown as Record<symbol, ReturnType<typeof compiledOnce>>;
   const key = Symbol.for('special-gift.test.pglite-wasm-modules');
-  const mainWasm = (process.getBuiltinModule('node:vm') as typeof vm).runInThisContext('WebAssembly') as {
+  const mainWasm = nodeVm.runInThisContext('WebAssembly') as {
     Module: new (bytes: Uint8Array) => WebAssembly.Module;
   };
   holder[key] ??= {
