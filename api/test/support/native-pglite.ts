@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { setFlagsFromString } from 'node:v8';
 import vm from 'node:vm';
 import type * as Pglite from '@electric-sql/pglite';
 
@@ -32,13 +33,16 @@ export function loadPgliteNatively(): typeof Pglite {
   const module = { exports: {} };
   compiled(module.exports, nodeModule.createRequire(file), module, file, path.dirname(file));
   const pglite = module.exports as typeof Pglite;
-  // Every database a test opens gets the same compiled WebAssembly, compiled once per Jest worker.
-  // Why: V8 frees a module's code when its last database closes and allocates it again for the
-  // next, and that churn across a worker's many test files trips a V8 bug that aborts the worker
-  // ("Check failed: jit_page_->allocations_.erase(addr) == 1", nodejs/node#64500; seen once in
-  // `npm run verify` with Node 24.21). Modules kept alive for the worker's life are never freed,
-  // and each open skips a compile of PGlite's 8 MB of WebAssembly.
+  // Every database a test opens gets the same compiled WebAssembly, compiled once per Jest worker,
+  // and V8 never frees WebAssembly code in this process. Why: V8's wasm code GC (which frees code
+  // that tier-up replaced, and wrappers) trips a V8 bug that aborts the worker ("Check failed:
+  // jit_page_->allocations_.erase(addr) == 1" in UnregisterWasmAllocation, nodejs/node#64500;
+  // two `npm run verify` runs with Node 24.21, once after the modules were shared). With
+  // --trace-wasm-code-gc, the releases tests' workers freed 78 code objects with the default and
+  // none with the flag. What is not freed is bounded: one module's code per worker. The flag is
+  // process-wide, so it is set before the first database runs.
   const modules = compiledOnce(path.dirname(file));
+  setFlagsFromString('--no-wasm-code-gc');
   const create = pglite.PGlite.create.bind(pglite.PGlite);
   pglite.PGlite.create = ((dataDirOrOptions?: string | Pglite.PGliteOptions, options?: Pglite.PGliteOptions) =>
     typeof dataDirOrOptions === 'string'
