@@ -2,6 +2,7 @@ import { test as base, expect } from '@playwright/test';
 import { launchChromium } from './chromium';
 import type { Driver, Engine } from './driver';
 import { launchFirefox } from './firefox';
+import { attempt, pageSummary } from './page';
 import { launchWebKit } from './webkit';
 import { suiteBaseline } from '../suite-state';
 
@@ -32,9 +33,14 @@ export const test = base.extend<{ driver: Driver }, EngineWorker>({
     },
     { scope: 'worker', timeout: 60_000 },
   ],
-  driver: async ({ engineBrowser }, provide) => {
+  driver: async ({ engineBrowser }, provide, testInfo) => {
     const driver = await engineBrowser.open();
     await provide(driver);
+    if (testInfo.status !== testInfo.expectedStatus) {
+      // Printed with the failure: a flake seen once in a full run is then read, not guessed.
+      const seen = await attempt(driver, pageSummary, undefined, 'no answer from the page within 5 s');
+      await testInfo.attach('what the page showed', { body: JSON.stringify(seen, null, 2), contentType: 'text/plain' });
+    }
     await driver.close();
   },
 });

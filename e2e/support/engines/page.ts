@@ -32,6 +32,33 @@ export function attempt<R, A, F>(
   ]).finally(() => clearTimeout(timer));
 }
 
+/**
+ * What a page showed, read when a test fails (fixtures.ts): where it was, whether it was the
+ * visible tab, its title, the live regions and open dialog's text, and each video's state (the
+ * card scanner's camera). The engines' failures otherwise name only the check that timed out.
+ */
+export const pageSummary = () => ({
+  url: location.href,
+  visibility: document.visibilityState,
+  focused: document.hasFocus(),
+  title: document.querySelector('h1')?.textContent ?? null,
+  liveRegions: Array.from(document.querySelectorAll('[role=status],[role=alert]'), (region) =>
+    (region.textContent ?? '').trim(),
+  ).filter(Boolean),
+  dialog: document.querySelector('dialog[open]')?.textContent?.trim().slice(0, 300) ?? null,
+  videos: Array.from(document.querySelectorAll('video'), (video) => ({
+    readyState: video.readyState,
+    paused: video.paused,
+    size: `${video.videoWidth}x${video.videoHeight}`,
+    tracks:
+      video.srcObject instanceof MediaStream
+        ? video.srcObject
+            .getTracks()
+            .map((track) => `${track.kind}:${track.readyState}:${track.muted ? 'muted' : 'live'}`)
+        : [],
+  })),
+});
+
 /** Polls a page-side check until it returns true (the suite's `expect.poll`, for any engine). */
 export async function until<A>(
   driver: Driver,
