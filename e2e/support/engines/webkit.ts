@@ -162,7 +162,13 @@ export async function launchWebKit(): Promise<{ open: () => Promise<Driver>; clo
       const driver = webDriver(session, () => {
         restartBeforeNext = true;
       });
-      await driver.setViewport(PHONE.width, PHONE.height);
+      try {
+        await driver.setViewport(PHONE.width, PHONE.height);
+      } catch (error) {
+        // The fixture never gets this driver to close: end its session here (a restart if it will not).
+        await driver.close();
+        throw error;
+      }
       return driver;
     },
     close: () => server.stop(),
