@@ -12,7 +12,7 @@ import { securityHeaders } from './http/security-headers';
 import { trustedProxies } from './http/trusted-proxies';
 import { xsrfProtection } from './http/xsrf';
 import { healthRoutes } from './http/health';
-import { PointerMemo, releaseRoutes } from './releases';
+import { PointerMemo, releaseRoutes, type StatePublisher } from './releases';
 import { DEFAULT_ROLLOUT_RULE, type RolloutRuleParameters } from './rollouts';
 import { signUpRoutes } from './signups';
 import { pageTokenKey, ROUTE_OWNERS, TelemetryStore, telemetryRoutes } from './telemetry';
@@ -56,6 +56,8 @@ export interface AppOptions {
   readonly telemetryNow?: () => number;
   /** The canary decision rule's parameters (config `ROLLOUT_*`, docs/rollouts.md). */
   readonly rolloutRule?: RolloutRuleParameters;
+  /** Writes the release state to the build store (config `RELEASE_STATE_*`); none: recorded only. */
+  readonly releaseState?: StatePublisher;
 }
 
 /** The API as an express app, not listening: `main.ts` serves it, tests listen on a free port. */
@@ -78,6 +80,7 @@ export function createApp({
   pageTokensPerMinute = 60,
   telemetryNow = () => Math.floor(Date.now() / 1000),
   rolloutRule = DEFAULT_ROLLOUT_RULE,
+  releaseState,
 }: AppOptions): Express {
   const logger = log === false ? silentLogger : log;
   const access = createAccess({
@@ -120,7 +123,7 @@ export function createApp({
   // header, which a browser never adds by itself, so they cannot be forged cross-site (no CORS
   // grant lets another page set it), and the release tool has no XSRF cookie to echo. The origin
   // check above still refuses any cross-site browser request that tries.
-  app.use(releaseRoutes({ access, cookieSecure, now: releaseNow, memo }));
+  app.use(releaseRoutes({ access, cookieSecure, now: releaseNow, memo, publisher: releaseState }));
   app.use(accessRoutes(access));
   app.use(consoleRoutes());
   app.use(xsrfProtection({ cookieSecure }));

@@ -3,6 +3,8 @@ import path from 'node:path';
 import { IDEMPOTENCY_KEY_DEFAULT_TTL_HOURS, SIGN_UP_OUTBOX_MAX_AGE_HOURS } from '@special-gift/shared/api';
 import { DEFAULT_LOCK_WAIT_MS } from './db/data-dir-lock';
 import type { DatabaseConfig } from './db/open-database';
+import { createHmac } from 'node:crypto';
+import { parseKeyList, type StateKey } from '@special-gift/shared/release-state';
 import { rolloutRuleFromEnv, type RolloutRuleParameters } from './rollouts';
 
 export interface ApiConfig {
@@ -48,6 +50,16 @@ export interface ApiConfig {
   readonly pageTokensPerMinute: number;
   /** The canary decision rule's parameters, `ROLLOUT_*` (defaults: api/src/rollouts/parameters.ts, docs/rollouts.md). */
   readonly rolloutRule: RolloutRuleParameters;
+  /**
+   * Where the release state is written (docs/releases.md, "Release state"), `RELEASE_STATE_STORE`:
+   * the build store's folder (`<store>/_state/<environment>/…`); unset: recorded, not written.
+   */
+  readonly releaseStateStore: string | undefined;
+  /**
+   * `RELEASE_STATE_KEYS` (`<id>:<secret>,…`): the first signs current.json, the hosts accept all;
+   * unset: one key derived from the operator token (`npm run up`, the suite).
+   */
+  readonly releaseStateKeys: readonly StateKey[];
 }
 
 /** The repository root's `.data/api` (this file is api/src/config.ts, or api/dist/main.js once built). */
@@ -142,6 +154,28 @@ function readPageTokenKey(value: string | undefined): string | undefined {
   return value;
 }
 
+/**
+ * The keys the release state is signed with. Derived from the operator token when unset, under a
+ * label of its own, so the key is never the token and a host given it can do nothing else.
+ */
+function readStateKeys(value: string | undefined, operatorToken: string | undefined): StateKey[] {
+  if (value) return parseKeyList(value);
+  if (!operatorToken) return [];
+  return [
+    {
+      id: 'local',
+      secret: createHmac('sha256', operatorToken).update('special-gift release state key v1').digest('base64url'),
+    },
+  ];
+}
+
+function parseStateStore(value: string | undefined): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (!path.isAbsolute(value))
+    throw new Error(`RELEASE_STATE_STORE must be the build store's folder as an absolute path, got "${value}"`);
+  return value;
+}
+
 function parseEnvironment(value: string | undefined): string {
   if (value === undefined || value === '') return 'production';
   if (!/^[a-z][a-z0-9-]{0,31}$/.test(value))
@@ -185,5 +219,7 @@ export function readConfig(env: Readonly<Record<string, string | undefined>>): A
     pageTokenKey: readPageTokenKey(env.PAGE_TOKEN_KEY),
     pageTokensPerMinute: parseInteger('PAGE_TOKENS_PER_MINUTE', env.PAGE_TOKENS_PER_MINUTE, 60, 0, 1_000_000),
     rolloutRule: rolloutRuleFromEnv(env),
+    releaseStateStore: parseStateStore(env.RELEASE_STATE_STORE),
+    releaseStateKeys: readStateKeys(env.RELEASE_STATE_KEYS, env.OPERATOR_TOKEN || undefined),
   };
 }

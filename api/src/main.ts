@@ -9,6 +9,7 @@ import { Lifecycle } from './http/lifecycle';
 import { jsonLineLogger as log } from './http/logger';
 import { createApiServer } from './http/protocol-errors';
 import { warmUp } from './signups';
+import { DirectoryStateStore, StatePublisher } from './releases';
 import { purgeTelemetry, ROUTE_OWNERS, TelemetryStore } from './telemetry';
 
 const PURGE_EVERY_MS = 15 * 60_000;
@@ -29,6 +30,19 @@ async function main(): Promise<void> {
   await warmUp(db);
   const lifecycle = new Lifecycle();
   const telemetryStore = new TelemetryStore(db, ROUTE_OWNERS, { log });
+  const releaseState = new StatePublisher({
+    db,
+    environment: config.releaseEnvironment,
+    store: config.releaseStateStore === undefined ? undefined : new DirectoryStateStore(config.releaseStateStore),
+    keys: config.releaseStateKeys,
+    log,
+  });
+  if (config.releaseStateStore === undefined)
+    log({
+      level: 'warn',
+      msg: 'RELEASE_STATE_STORE is not set: release states are recorded, not written for the composers',
+    });
+  releaseState.start();
   const app = createApp({
     db,
     cookieSecure: config.cookieSecure,
@@ -45,6 +59,7 @@ async function main(): Promise<void> {
     pageTokenKey: config.pageTokenKey,
     pageTokensPerMinute: config.pageTokensPerMinute,
     rolloutRule: config.rolloutRule,
+    releaseState,
   });
   const where =
     config.database.engine === 'postgres'
@@ -104,6 +119,7 @@ async function main(): Promise<void> {
     // 3. Buffered telemetry (acknowledged, not yet written), then the database, then the data-directory
     //    lock last, so every acknowledged sign-up is flushed before another process may open the directory.
     clearInterval(purgeTimer);
+    await releaseState.stop();
     setTimeout(() => {
       log({ level: 'error', msg: 'database did not close in time' });
       process.exit(1);

@@ -266,6 +266,33 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
     afterCommit: ['ALTER TABLE telemetry_sessions VALIDATE CONSTRAINT telemetry_sessions_provenance_check'],
   },
+  {
+    version: 11,
+    sql: `
+      -- The release state (docs/releases.md, "Release state"): what each environment serves, as the
+      -- composers read it from the build store. Each pointer change records the next state in its
+      -- own transaction (one commit: the pointer and its state); the publisher then writes it to
+      -- the store, and records here what it wrote, so every replica knows what is still to do.
+      CREATE TABLE release_state_heads (
+        environment text PRIMARY KEY,
+        serial bigint NOT NULL CHECK (serial >= 1),
+        published_serial bigint NOT NULL DEFAULT 0 CHECK (published_serial >= 0 AND published_serial <= serial),
+        published_key_id text NULL,
+        published_at timestamptz NULL,
+        last_error text NULL,
+        last_error_at timestamptz NULL
+      );
+      -- Every state, immutable once written: the body is the object's exact bytes (canonical JSON).
+      CREATE TABLE release_states (
+        environment text NOT NULL,
+        serial bigint NOT NULL CHECK (serial >= 1),
+        body text NOT NULL,
+        sha256 text NOT NULL CHECK (sha256 ~ '^[0-9a-f]{64}$'),
+        created_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (environment, serial)
+      );
+    `,
+  },
 ];
 
 /** Any fixed 64-bit number, the same in every replica: the advisory lock that serialises migrations. */

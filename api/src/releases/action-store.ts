@@ -4,6 +4,7 @@ import type { Database, Queryable } from '../db/database';
 import { lockServableBuild } from './build-registry';
 import { readLock } from './lock-store';
 import { readPointer, type HistoryEntry, type Pointer } from './pointer-store';
+import { recordReleaseState } from './release-state';
 
 export { RELEASE_ACTIONS, type ReleaseAction } from '@special-gift/shared/api';
 
@@ -15,7 +16,14 @@ export type ActionRefusal =
   | { readonly kind: 'locked'; readonly lock: ReleaseLock };
 
 export type ActionOutcome =
-  { readonly ok: true; readonly pointer: Pointer | null; readonly revision: number } | ActionRefusal;
+  | {
+      readonly ok: true;
+      readonly pointer: Pointer | null;
+      readonly revision: number;
+      /** The release state this change produced (release-state.ts). */
+      readonly stateSerial: number;
+    }
+  | ActionRefusal;
 
 export type ActionInput = ReleaseActionRequest;
 
@@ -141,7 +149,14 @@ export async function applyAction(
         toState: describePointer(next.pointer),
         reason: input.reason,
       });
-      return { ok: true, pointer: next.pointer === null ? null : await readPointer(tx, environment, remote), revision };
+      // The environment's next release state, in this same commit (release-state.ts).
+      const stateSerial = await recordReleaseState(tx, environment, new Date());
+      return {
+        ok: true,
+        pointer: next.pointer === null ? null : await readPointer(tx, environment, remote),
+        revision,
+        stateSerial,
+      };
     })
     .catch((error: unknown): ActionOutcome => {
       if (error instanceof RevisionTaken) return { kind: 'conflict', current: error.current };

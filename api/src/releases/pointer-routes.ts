@@ -10,9 +10,13 @@ import { deleteLock, describeLock, insertLock, readLock } from './lock-store';
 import { readRemoteState } from './pointer-store';
 import { historyLimit, invalid, readInteger, readString, remoteOf } from './request';
 import type { PointerMemo } from './snapshot';
+import type { StatePublisher } from './state-publisher';
 
 /** A remote's state (viewers), the actions that move its pointer, and its lock (deployers). */
-export function pointerRoutes(router: Router, { access, memo }: { access: Access; memo: PointerMemo }): void {
+export function pointerRoutes(
+  router: Router,
+  { access, memo, publisher }: { access: Access; memo: PointerMemo; publisher: StatePublisher },
+): void {
   const { db, environment } = access;
   const auth = access.authenticate();
   const json = [requireJsonContentType, parseJsonBody];
@@ -52,7 +56,9 @@ export function pointerRoutes(router: Router, { access, memo }: { access: Access
       const outcome = await applyAction(db, environment, remote, input, actorOf(req, res));
       if ('ok' in outcome) {
         memo.forget();
-        res.json({ environment, remote, pointer: outcome.pointer, revision: outcome.revision });
+        // Committed either way; the answer says whether the store has it yet (pages read it there).
+        const state = await publisher.afterChange(outcome.stateSerial);
+        res.json({ environment, remote, pointer: outcome.pointer, revision: outcome.revision, state });
         return;
       }
       switch (outcome.kind) {

@@ -4,7 +4,9 @@ import { methodNotAllowed } from '../http/method-not-allowed';
 import { buildRoutes } from './build-routes';
 import { pointerRoutes } from './pointer-routes';
 import { previewRoutes } from './preview-routes';
+import { readStateStatus } from './release-state';
 import { PointerMemo, snapshotHandler } from './snapshot';
+import { StatePublisher } from './state-publisher';
 
 export interface ReleaseRouteOptions {
   readonly access: Access;
@@ -13,6 +15,8 @@ export interface ReleaseRouteOptions {
   readonly now?: () => number;
   /** The pointers' memo, shared with whoever else reads what pages get (page tokens). */
   readonly memo?: PointerMemo;
+  /** Writes the release state to the build store (main.ts starts its reconciler); none: recorded only. */
+  readonly publisher?: StatePublisher;
 }
 
 /**
@@ -24,15 +28,23 @@ export function releaseRoutes({
   cookieSecure,
   now = () => Math.floor(Date.now() / 1000),
   memo = new PointerMemo(access.db, access.environment),
+  publisher = new StatePublisher({ db: access.db, environment: access.environment, store: undefined, keys: [] }),
 }: ReleaseRouteOptions): Router {
   const router = Router();
   const { db, environment, operatorToken } = access;
+  // Where the environment's release state stands (docs/releases.md): any valid token may ask.
+  router
+    .route('/v1/releases/state')
+    .get(...access.authenticate(), async (_req, res) => {
+      res.json({ environment, store: publisher.location ?? null, ...(await readStateStatus(db, environment)) });
+    })
+    .all(methodNotAllowed(['GET', 'HEAD']));
   router
     .route('/v1/releases/snapshot')
     .get(snapshotHandler({ db, memo, environment, operatorToken, now }))
     .all(methodNotAllowed(['GET', 'HEAD']));
   buildRoutes(router, access);
-  pointerRoutes(router, { access, memo });
+  pointerRoutes(router, { access, memo, publisher });
   previewRoutes(router, { access, cookieSecure, now });
   return router;
 }

@@ -7,6 +7,8 @@ import type { LogEntry } from '../../src/http/logger';
 import { TelemetryStore } from '../../src/telemetry/telemetry-store';
 import { ROUTE_OWNERS } from '../../src/telemetry/vocabulary';
 import { createTestDatabase } from './test-databases';
+import type { StateKey } from '@special-gift/shared/release-state';
+import { StatePublisher, type StateStore } from '../../src/releases';
 
 export { makeTempDataDir } from './test-databases';
 
@@ -20,7 +22,11 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export type TestServerOptions = Partial<Omit<AppOptions, 'db' | 'log'>> & { readonly engine?: Engine };
+export type TestServerOptions = Partial<Omit<AppOptions, 'db' | 'log' | 'releaseState'>> & {
+  readonly engine?: Engine;
+  /** Where pointer changes write the release state, signed with these keys (no reconciler: tests publish). */
+  readonly releaseState?: { readonly store: StateStore; readonly keys: readonly StateKey[] };
+};
 
 /**
  * The real app on a fresh database of `engine` (PGlite by default), on a free port. Test files
@@ -29,6 +35,7 @@ export type TestServerOptions = Partial<Omit<AppOptions, 'db' | 'log'>> & { read
 export async function startTestServer({
   engine = 'pglite',
   cookieSecure = false,
+  releaseState: stateOptions,
   ...options
 }: TestServerOptions = {}): Promise<TestServer> {
   const database = await createTestDatabase(engine);
@@ -37,7 +44,10 @@ export async function startTestServer({
   const log = (entry: LogEntry) => void logs.push(entry);
   // Written only when a test flushes (or on close): tests read the tables at a moment they choose.
   const telemetry = options.telemetryStore ?? new TelemetryStore(db, ROUTE_OWNERS, { log, flushEveryMs: 3_600_000 });
-  const app = createApp({ db, cookieSecure, ...options, telemetryStore: telemetry, log });
+  const releaseState =
+    stateOptions &&
+    new StatePublisher({ db, environment: options.releaseEnvironment ?? 'production', ...stateOptions });
+  const app = createApp({ db, cookieSecure, ...options, releaseState, telemetryStore: telemetry, log });
   const server = createApiServer(app);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
