@@ -24,6 +24,8 @@ describe('readConfig', () => {
       pageTokenKey: undefined,
       pageTokensPerMinute: 60,
       rolloutRule: DEFAULT_ROLLOUT_RULE,
+      releaseStateStore: undefined,
+      releaseStateKeys: [],
     });
     expect(path.relative(path.resolve(__dirname, '..', '..'), DEFAULT_DATA_DIR)).toBe(path.join('.data', 'api'));
   });
@@ -52,6 +54,8 @@ describe('readConfig', () => {
         PAGE_TOKENS_PER_MINUTE: '0',
         ROLLOUT_MIN_VIEWS: '50',
         ROLLOUT_LOW_TRAFFIC: 'hold',
+        RELEASE_STATE_STORE: '/srv/builds',
+        RELEASE_STATE_KEYS: `k2:${'n'.repeat(32)},k1:${'o'.repeat(40)}`,
       }),
     ).toEqual({
       port: 8080,
@@ -72,7 +76,28 @@ describe('readConfig', () => {
       pageTokenKey: 'k'.repeat(32),
       pageTokensPerMinute: 0,
       rolloutRule: { ...DEFAULT_ROLLOUT_RULE, minViews: 50, lowTraffic: 'hold' },
+      releaseStateStore: '/srv/builds',
+      releaseStateKeys: [
+        { id: 'k2', secret: 'n'.repeat(32) },
+        { id: 'k1', secret: 'o'.repeat(40) },
+      ],
     });
+  });
+
+  it('derives the release state key from the operator token when none is set, never the token itself', () => {
+    const [key, ...others] = readConfig({ OPERATOR_TOKEN: 'o'.repeat(32) }).releaseStateKeys;
+    expect(others).toEqual([]);
+    expect(key?.id).toBe('local');
+    expect(key?.secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(key?.secret).not.toContain('o'.repeat(32));
+    expect(readConfig({ OPERATOR_TOKEN: 'p'.repeat(32) }).releaseStateKeys[0]?.secret).not.toBe(key?.secret);
+  });
+
+  it.each([
+    [{ RELEASE_STATE_STORE: '.data/builds' }, 'RELEASE_STATE_STORE must be the build store'],
+    [{ RELEASE_STATE_KEYS: 'k1:short' }, 'RELEASE_STATE_KEYS: the secret of key "k1" has fewer than 32 characters'],
+  ])('refuses %p at start-up', (env, message) => {
+    expect(() => readConfig(env)).toThrow(message);
   });
 
   it('keeps an idempotency key at least as long as a device queues a sign-up offline, and refuses a shorter TTL', () => {
