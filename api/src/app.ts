@@ -15,7 +15,7 @@ import { healthRoutes } from './http/health';
 import { PointerMemo, releaseRoutes, type StatePublisher } from './releases';
 import { DEFAULT_ROLLOUT_RULE, type RolloutRuleParameters } from './rollouts';
 import { signUpRoutes } from './signups';
-import { pageTokenKey, ROUTE_OWNERS, TelemetryStore, telemetryRoutes } from './telemetry';
+import { pageTokenKeys, ROUTE_OWNERS, TelemetryStore, telemetryRoutes } from './telemetry';
 import { IDEMPOTENCY_KEY_DEFAULT_TTL_HOURS } from '@special-gift/shared/api';
 
 export interface AppOptions {
@@ -112,7 +112,7 @@ export function createApp({
       access,
       decisionRule: rolloutRule,
       pageTokens: {
-        key: pageTokenKey(configuredPageTokenKey, operatorToken),
+        keys: pageTokenKeys(configuredPageTokenKey, operatorToken),
         perMinute: pageTokensPerMinute,
         servedBuilds: (bucket) => memo.servedBuilds(bucket),
         now: telemetryNow,

@@ -3,8 +3,8 @@ import path from 'node:path';
 import { IDEMPOTENCY_KEY_DEFAULT_TTL_HOURS, SIGN_UP_OUTBOX_MAX_AGE_HOURS } from '@special-gift/shared/api';
 import { DEFAULT_LOCK_WAIT_MS } from './db/data-dir-lock';
 import type { DatabaseConfig } from './db/open-database';
-import { createHmac } from 'node:crypto';
-import { parseKeyList, type StateKey } from '@special-gift/shared/release-state';
+import { localStateKey, parseKeyList, type StateKey } from '@special-gift/shared/release-state';
+import { sign } from './http/signing';
 import { rolloutRuleFromEnv, type RolloutRuleParameters } from './rollouts';
 
 export interface ApiConfig {
@@ -147,9 +147,10 @@ export function readOperatorToken(env: Readonly<Record<string, string | undefine
 /** `PAGE_TOKEN_KEY`: a secret as long as the operator token's minimum (e.g. openssl rand -base64 32). */
 function readPageTokenKey(value: string | undefined): string | undefined {
   if (value === undefined || value === '') return undefined;
-  if (value.length < OPERATOR_TOKEN_MIN_LENGTH)
+  // During a rotation, two keys, comma-separated: the first signs, both verify (docs/telemetry.md).
+  if (value.split(',').some((key) => key.trim().length < OPERATOR_TOKEN_MIN_LENGTH))
     throw new Error(
-      `PAGE_TOKEN_KEY must be at least ${OPERATOR_TOKEN_MIN_LENGTH} characters (e.g. openssl rand -base64 32), or unset to derive it from OPERATOR_TOKEN`,
+      `PAGE_TOKEN_KEY must be at least ${OPERATOR_TOKEN_MIN_LENGTH} characters per key (e.g. openssl rand -base64 32), comma-separated during a rotation, or unset to derive it from OPERATOR_TOKEN`,
     );
   return value;
 }
@@ -161,12 +162,7 @@ function readPageTokenKey(value: string | undefined): string | undefined {
 function readStateKeys(value: string | undefined, operatorToken: string | undefined): StateKey[] {
   if (value) return parseKeyList(value);
   if (!operatorToken) return [];
-  return [
-    {
-      id: 'local',
-      secret: createHmac('sha256', operatorToken).update('special-gift release state key v1').digest('base64url'),
-    },
-  ];
+  return [localStateKey(operatorToken, sign)];
 }
 
 function parseStateStore(value: string | undefined): string | undefined {

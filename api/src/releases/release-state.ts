@@ -1,4 +1,4 @@
-import { createHash, createHmac } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import {
   CURRENT_FORMAT,
   currentPayload,
@@ -13,6 +13,7 @@ import {
 } from '@special-gift/shared/release-state';
 import type { Database, Queryable } from '../db/database';
 import { toIsoTimestamp } from '../db/timestamp';
+import { sign } from '../http/signing';
 import type { StateStore } from './state-store';
 
 /**
@@ -192,7 +193,7 @@ export function signCurrent(
   } as const;
   return {
     ...unsigned,
-    signature: createHmac('sha256', key.secret).update(currentPayload(unsigned)).digest('base64url'),
+    signature: sign(key.secret, currentPayload(unsigned)),
   };
 }
 

@@ -4,4 +4,4 @@ export { TelemetryStore } from './telemetry-store';
 export { purgeTelemetry } from './telemetry-tables';
 export { ROUTE_OWNERS } from './vocabulary';
 export { REPORT_PAGE } from './report-page-paths';
-export { pageTokenKey } from './page-token';
+export { pageTokenKeys } from './page-token';

@@ -1,11 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { isIPv4 } from 'node:net';
-import { ipKeyGenerator } from 'express-rate-limit';
 import { parsePageBuilds } from '@special-gift/shared/builds';
 import {
   formatPageToken,
   IMAGE_BUILD_ID,
+  mintPageToken,
+  networkHash as networkHashUnder,
+  pageTokenKeys as sharedPageTokenKeys,
+  pageTokenPayload,
   parsePageToken,
+  type HmacBytes,
   type PageTokenClaims,
   type Provenance,
   type TelemetryBatch,
@@ -33,43 +36,19 @@ export const PAGE_TOKEN_LIFETIME_SECONDS = 30 * 60;
 /** Replicas' clocks differ a little: a token "issued" further in the future than this is forged. */
 const CLOCK_SKEW_SECONDS = 60;
 
-/**
- * The signing key: `PAGE_TOKEN_KEY` when set, else derived from the operator token (every replica
- * derives the same one, nothing more to configure); neither: page tokens are off.
- */
-export function pageTokenKey(configured: string | undefined, operatorToken: string | undefined): Buffer | null {
-  if (configured) return Buffer.from(configured);
-  if (operatorToken) return hmac(operatorToken, 'special-gift page token key v1');
-  return null;
-}
+const hmacBytes: HmacBytes = (key, data) => hmac(Buffer.from(key), data);
 
-/**
- * The network a client address is in: its /24 (IPv4, and IPv4 mapped in IPv6) or its /56 (IPv6,
- * what one household or small site gets). One address is cheap to change, a network less so.
- */
-export function networkOf(address: string | undefined): string {
-  if (address === undefined || address === '') return 'unknown';
-  const plain = ipKeyGenerator(address, 56);
-  return isIPv4(plain) ? `${plain.split('.').slice(0, 3).join('.')}.0/24` : plain;
-}
+/** The keys (shared's `pageTokenKeys`): the first signs, all verify; none: page tokens are off. */
+export const pageTokenKeys = (configured: string | undefined, operatorToken: string | undefined): Buffer[] =>
+  sharedPageTokenKeys(configured, operatorToken, hmacBytes).map((key) => Buffer.from(key));
 
-/**
- * The client's network as stored and put in its tokens: 8 bytes of an HMAC under the token key,
- * base64url (11 characters). Never the address: without the key, the hash says nothing of it.
- */
-export const networkHash = (key: Buffer, address: string | undefined) =>
-  hmac(key, `pt-net1|${networkOf(address)}`)
-    .subarray(0, 8)
-    .toString('base64url');
+/** The client's network as stored and put in its tokens (shared's `networkHash`, under this key). */
+export const networkHash = (key: Buffer, address: string | undefined) => networkHashUnder(hmacBytes, key, address);
 
 const networkOfId = (id: string) => id.slice(11);
 
-/** What the MAC covers: the claims and the API's environment. */
-const signed = (environment: string, claims: PageTokenClaims) =>
-  `pt1|${environment}|${claims.id}|${claims.issuedAt}|${claims.bucket}|${claims.builds}`;
-
 export function signPageToken(key: Buffer, environment: string, claims: PageTokenClaims): string {
-  return formatPageToken(claims, sign(key, signed(environment, claims)));
+  return formatPageToken(claims, sign(key, pageTokenPayload(environment, claims)));
 }
 
 /** A new token for a page composed now with these builds and bucket, for a visitor at `client`. */
@@ -78,8 +57,13 @@ export function issuePageToken(
   environment: string,
   { bucket, builds, now, client }: { bucket: number; builds: string; now: number; client: string | undefined },
 ): string {
-  const id = randomBytes(8).toString('base64url') + networkHash(key, client);
-  return signPageToken(key, environment, { id, issuedAt: now, bucket, builds });
+  return mintPageToken(hmacBytes, key, environment, {
+    bucket,
+    builds,
+    nowSeconds: now,
+    client,
+    random8: randomBytes(8),
+  });
 }
 
 /** What a batch's token proves, before its one use is checked against the database. */
@@ -94,15 +78,18 @@ export type PageTokenCheck =
  * store's to check.
  */
 export function checkPageToken(
-  key: Buffer | null,
+  keys: readonly Buffer[],
   environment: string,
   batch: TelemetryBatch,
   nowSeconds: number,
   client: string | undefined,
 ): PageTokenCheck {
-  if (batch.token === undefined || key === null) return { provenance: 'unsigned' };
+  if (batch.token === undefined || keys.length === 0) return { provenance: 'unsigned' };
   const token = parsePageToken(batch.token);
-  if (!token || !hasValidSignature(key, signed(environment, token.claims), token.mac)) return { provenance: 'forged' };
+  if (!token) return { provenance: 'forged' };
+  const payload = pageTokenPayload(environment, token.claims);
+  const key = keys.find((candidate) => hasValidSignature(candidate, payload, token.mac));
+  if (!key) return { provenance: 'forged' };
   const { claims } = token;
   if (claims.issuedAt > nowSeconds + CLOCK_SKEW_SECONDS) return { provenance: 'forged' };
   const expiresAt = claims.issuedAt + PAGE_TOKEN_LIFETIME_SECONDS;
@@ -111,7 +98,8 @@ export function checkPageToken(
   for (const [remote, build] of Object.entries(batch.builds))
     if ((Object.hasOwn(tokenBuilds, remote) ? tokenBuilds[remote] : IMAGE_BUILD_ID) !== build)
       return { provenance: 'mismatched' };
-  // Tokens fetched on many networks and spent from one (or the reverse) sign nothing.
+  // Tokens fetched on many networks and spent from one (or the reverse) sign nothing. The network
+  // is hashed under the key that signed: during a rotation a token keeps its own.
   const network = networkHash(key, client);
   if (networkOfId(claims.id) !== network) return { provenance: 'mismatched' };
   return { provenance: 'signed', id: claims.id, expiresAt, network };

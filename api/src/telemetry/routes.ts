@@ -23,9 +23,9 @@ export interface TelemetryRouteOptions {
   readonly access: Access;
   /** The canary decision rule's parameters (the API's ROLLOUT_* settings, docs/rollouts.md). */
   readonly decisionRule: RolloutRuleParameters;
-  /** Page tokens (docs/telemetry.md): their key (null: off, every batch unsigned) and per-client limit. */
+  /** Page tokens (docs/telemetry.md): their keys (the first signs; none: off, every batch unsigned) and per-client limit. */
   readonly pageTokens: {
-    readonly key: Buffer | null;
+    readonly keys: readonly Buffer[];
     readonly perMinute: number;
     /** The `Sg-Builds` a page of this canary bucket is composed with now (the releases' snapshot rule). */
     readonly servedBuilds: (bucket: number) => Promise<string>;
@@ -36,7 +36,7 @@ export interface TelemetryRouteOptions {
 
 type PageTokens = TelemetryRouteOptions['pageTokens'];
 
-function collect(store: TelemetryStore, environment: string, { key, now }: PageTokens): RequestHandler {
+function collect(store: TelemetryStore, environment: string, { keys, now }: PageTokens): RequestHandler {
   return (req, res) => {
     const checked = validateTelemetryBatch(req.body, TELEMETRY_VOCABULARY);
     if (!checked.ok) {
@@ -54,7 +54,7 @@ function collect(store: TelemetryStore, environment: string, { key, now }: PageT
     store.accept(
       checked.value,
       engineOf(req.get('user-agent')),
-      checkPageToken(key, environment, checked.value, now(), req.ip),
+      checkPageToken(keys, environment, checked.value, now(), req.ip),
     );
     res.status(202).end();
   };
@@ -78,9 +78,10 @@ export function refusePageToken(res: Response, reason: string) {
  * never vouches for builds no visitor is served (a page composed from a snapshot a release has just
  * replaced, or a preview, gets none: its batch is unsigned). Answers a bare token, or 204.
  */
-function issue(environment: string, { key, servedBuilds, now }: PageTokens): RequestHandler {
+function issue(environment: string, { keys, servedBuilds, now }: PageTokens): RequestHandler {
   return async (req, res) => {
-    if (key === null) return refusePageToken(res, 'page_tokens_off');
+    const [key] = keys;
+    if (key === undefined) return refusePageToken(res, 'page_tokens_off');
     const bucket = req.query.bucket;
     if (typeof bucket !== 'string' || !/^([0-9]|[1-9][0-9])$/.test(bucket)) return refusePageToken(res, 'bad_bucket');
     const builds = req.get(SG_BUILDS_HEADER) ?? '';

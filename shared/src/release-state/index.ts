@@ -232,6 +232,39 @@ export function parseKeyList(value: string, setting = 'RELEASE_STATE_KEYS'): Sta
   return keys;
 }
 
+/**
+ * HMAC-SHA256 of `data` under `secret`, base64url. The holder's own: node:crypto in the API and
+ * the Node composer, njs's crypto in nginx (this module runs anywhere, so it imports none).
+ */
+export type HmacBase64url = (secret: string, data: string) => string;
+
+const LOCAL_KEY_LABEL = 'special-gift release state key v1';
+
+/**
+ * Without RELEASE_STATE_KEYS (`npm run up`, the suite): one key, id `local`, derived from the
+ * operator token, so the API and the hosts that share the token agree on it.
+ */
+export function localStateKey(operatorToken: string, hmac: HmacBase64url): StateKey {
+  return { id: 'local', secret: hmac(operatorToken, LOCAL_KEY_LABEL) };
+}
+
+/** The key among `trusted` whose signature `current` carries, or undefined (compared in constant time). */
+export function signingKey(
+  current: ReleaseCurrent,
+  trusted: readonly StateKey[],
+  hmac: HmacBase64url,
+): StateKey | undefined {
+  const key = trusted.find((candidate) => candidate.id === current.keyId);
+  return key && sameText(hmac(key.secret, currentPayload(current)), current.signature) ? key : undefined;
+}
+
+function sameText(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let difference = 0;
+  for (let index = 0; index < a.length; index += 1) difference |= a.charCodeAt(index) ^ b.charCodeAt(index);
+  return difference === 0;
+}
+
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -295,6 +295,18 @@ export function isFailureEvent(event: TelemetryEvent): boolean {
   return event.type !== 'vital';
 }
 
-export { formatPageToken, PAGE_TOKEN_PATTERN, type PageTokenClaims, parsePageToken } from './page-token';
+export {
+  base64url,
+  formatPageToken,
+  mintPageToken,
+  networkHash,
+  networkOf,
+  PAGE_TOKEN_PATTERN,
+  pageTokenKeys,
+  pageTokenPayload,
+  parsePageToken,
+  type HmacBytes,
+  type PageTokenClaims,
+} from './page-token';
 export * from './report';
 export * from './canary-decision';
