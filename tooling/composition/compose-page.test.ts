@@ -7,6 +7,19 @@ import {
   type PageRequest,
 } from './compose-page';
 import { FRAGMENT_CACHE_SECONDS, FRAGMENT_TIMEOUT_MS, PAGE_TOKEN, toPageTemplate } from './composition';
+import { createHash, createHmac } from 'node:crypto';
+import {
+  currentPayload,
+  CURRENT_FORMAT,
+  serializeState,
+  STATE_FORMAT,
+  stateKeys,
+  stateName,
+  type ReleaseState,
+} from '@special-gift/shared/release-state';
+import { pageTokenPayload, parsePageToken } from '@special-gift/shared/telemetry';
+import { createPageTokenSigner } from './page-token-signer';
+import { createReleaseStateSource, hmacBase64url } from './release-state-source';
 
 const INDEX =
   '<!doctype html><html lang=en dir=ltr><head><title>Special Gift</title><script defer src=/main.1.js></script></head><body><div id=root></div></body></html>';
@@ -330,5 +343,109 @@ describe('createScreenFiles (a remote file through the host)', () => {
     expect((await screenFile('other', 'a.css')).status).toBe(404);
     expect((await screenFile('intro', '../secret')).status).toBe(404);
     expect(fetch).not.toHaveBeenCalled();
+  });
+});
+
+describe('composing with the API down: the state from the build store, the token signed here', () => {
+  const KEY = { id: 'k1', secret: 'state-key-0123456789abcdefghijklmnop' };
+  const TOKEN_KEY = new TextEncoder().encode('t'.repeat(32));
+  const SRI = `sha384-${'A'.repeat(64)}`;
+
+  /** A store holding one signed state: signup released as 0123456789ab, canary ba9876543210 at 50 %. */
+  function store(): Map<string, string> {
+    const objects = new Map<string, string>();
+    const state: ReleaseState = {
+      format: STATE_FORMAT,
+      environment: 'production',
+      serial: 3,
+      createdAt: '2026-12-01T10:00:00.000Z',
+      remotes: {
+        signup: {
+          live: '0123456789ab',
+          canary: 'ba9876543210',
+          canaryPercent: 50,
+          revision: 4,
+          integrity: { '0123456789ab': { 'remoteEntry.js': SRI }, ba9876543210: { 'remoteEntry.js': SRI } },
+        },
+      },
+    };
+    const body = serializeState(state);
+    const sha256 = createHash('sha256').update(body).digest('hex');
+    const keys = stateKeys('production');
+    objects.set(keys.state(3, sha256), body);
+    const unsigned = {
+      format: CURRENT_FORMAT,
+      alg: 'HS256',
+      keyId: KEY.id,
+      environment: 'production',
+      serial: 3,
+      state: stateName(3, sha256),
+      sha256,
+      publishedAt: '2026-12-01T10:00:01.000Z',
+    } as const;
+    objects.set(
+      keys.current,
+      JSON.stringify({ ...unsigned, signature: hmacBase64url(KEY.secret, currentPayload(unsigned)) }),
+    );
+    return objects;
+  }
+
+  function offlineComposer() {
+    const objects = store();
+    const fetch = jest.fn(async (url: string | URL | Request) =>
+      String(url).startsWith('http://api.test/')
+        ? Promise.reject(new TypeError('fetch failed: the API is down'))
+        : new Response(FRAGMENT),
+    );
+    const compose = withNonce(
+      createPageComposer({
+        template: async () => TEMPLATE,
+        remotes: REMOTES,
+        defaultLanguage: 'en',
+        apiOrigin: 'http://api.test',
+        releaseState: createReleaseStateSource({
+          read: async (key) => objects.get(key),
+          environment: 'production',
+          keys: [KEY],
+        }),
+        signPageToken: createPageTokenSigner({ keys: [TOKEN_KEY], environment: 'production', perMinute: 2 }),
+        fetch: fetch as unknown as typeof globalThis.fetch,
+      }),
+    );
+    const apiCalls = () => fetch.mock.calls.filter(([url]) => String(url).startsWith('http://api.test/'));
+    return { compose, apiCalls };
+  }
+  const tokenIn = (page: string) => /<div hidden data-sg-page-token="([^"]*)"><\/div>/.exec(page)?.[1] ?? '';
+
+  it("composes each bucket's builds with their hashes, and a token the API's key verifies, asking the API nothing", async () => {
+    const { compose, apiCalls } = offlineComposer();
+    const canary = await compose({ path: '/sign-up', bucket: 7, clientAddress: '198.51.100.4' });
+    const live = await compose({ path: '/sign-up', bucket: 50, clientAddress: '198.51.100.4' });
+    expect(canary).toContain(`data-sg-builds="signup=ba9876543210" data-sg-integrity="signup/remoteEntry.js=${SRI}"`);
+    expect(live).toContain('data-sg-builds="signup=0123456789ab"');
+    const token = parsePageToken(tokenIn(canary));
+    expect(token?.claims).toMatchObject({ bucket: 7, builds: 'signup=ba9876543210' });
+    const mac = createHmac('sha256', TOKEN_KEY)
+      .update(pageTokenPayload('production', token!.claims))
+      .digest('base64url');
+    expect(token?.mac).toBe(mac);
+    expect(apiCalls()).toEqual([]);
+  });
+
+  it('gives an address its per-minute tokens, then pages without one (the page itself is never refused)', async () => {
+    const { compose } = offlineComposer();
+    const pages = [];
+    for (let page = 0; page < 3; page += 1)
+      pages.push(await compose({ path: '/', bucket: 60, clientAddress: '198.51.100.4' }));
+    expect(pages.map((page) => tokenIn(page) !== '')).toEqual([true, true, false]);
+    expect(tokenIn(await compose({ path: '/', bucket: 60, clientAddress: '203.0.113.1' }))).not.toBe('');
+  });
+
+  it("a preview's page asks the API for its builds and gets no token; the API down, its image builds", async () => {
+    const { compose, apiCalls } = offlineComposer();
+    const page = await compose({ path: '/sign-up', bucket: 7, cookieHeader: 'sg_preview=abc' });
+    expect(apiCalls().map(([url]) => String(url))).toEqual(['http://api.test/v1/releases/snapshot?bucket=7']);
+    expect(tokenIn(page)).toBe('');
+    expect(page).toContain('data-sg-builds=""');
   });
 });

@@ -22,6 +22,8 @@ import {
   SCREEN_FILES_PREFIX,
   SCREEN_INCLUDE_PREFIX,
 } from './composition';
+import type { PageTokenSigner } from './page-token-signer';
+import type { ReleaseStateSource } from './release-state-source';
 import { renderSsi } from './ssi';
 
 export interface PageRequest {
@@ -81,6 +83,13 @@ export interface PageComposerOptions {
   readonly defaultLanguage: Language;
   /** The API's origin, which answers the release snapshot; none: every remote's own build. */
   readonly apiOrigin?: string;
+  /**
+   * The release state read from the build store (release-state-source.ts): with it, a page's
+   * builds need no API; the API is asked only for a preview cookie's visitor.
+   */
+  readonly releaseState?: ReleaseStateSource;
+  /** Signs each page's token here (page-token-signer.ts); without it the API is asked for one. */
+  readonly signPageToken?: PageTokenSigner;
   readonly fetch?: typeof fetch;
   readonly now?: () => number;
 }
@@ -138,10 +147,17 @@ export function createPageComposer(options: PageComposerOptions) {
     return body;
   }
 
-  const snapshot = options.apiOrigin ? createSnapshots(options.apiOrigin, fetchImpl, now) : async () => NO_SNAPSHOT;
+  const fromApi = options.apiOrigin ? createSnapshots(options.apiOrigin, fetchImpl, now) : async () => NO_SNAPSHOT;
+  const releaseState = options.releaseState;
+  const snapshot = releaseState
+    ? async (bucket: number, preview: string | undefined) =>
+        preview ? fromApi(bucket, preview) : ((await releaseState.forBucket(bucket)) ?? NO_SNAPSHOT)
+    : fromApi;
 
   /** The page's token as nginx's /_sg_page_token gets it (snippets/page-token.conf): never kept, bounded, or none. */
-  async function pageToken(bucket: number, builds: string, clientAddress: string | undefined) {
+  async function pageToken(bucket: number, builds: string, clientAddress: string | undefined, preview: boolean) {
+    // A preview's page is the team's own: its batch stays unsigned, as the API's endpoint decides.
+    if (options.signPageToken) return preview ? undefined : options.signPageToken(bucket, builds, clientAddress);
     if (!options.apiOrigin) return undefined;
     const token = await fetchWithinBound(
       fetchImpl,
@@ -156,10 +172,8 @@ export function createPageComposer(options: PageComposerOptions) {
 
   return async function composePage(request: PageRequest): Promise<string> {
     const bucket = request.bucket ?? RELEASE_SNAPSHOT.buckets - 1;
-    const { builds, integrity } = await snapshot(
-      bucket,
-      cookieValue(request.cookieHeader, RELEASE_SNAPSHOT.previewCookie),
-    );
+    const preview = cookieValue(request.cookieHeader, RELEASE_SNAPSHOT.previewCookie);
+    const { builds, integrity } = await snapshot(bucket, preview);
     const variables = {
       ...pageVariables(request, options.defaultLanguage),
       [PAGE_VARIABLES.builds]: builds,
@@ -170,7 +184,7 @@ export function createPageComposer(options: PageComposerOptions) {
     return renderSsi(await options.template(), {
       variables,
       async include(uri) {
-        if (uri === PAGE_TOKEN.include) return pageToken(bucket, builds, request.clientAddress);
+        if (uri === PAGE_TOKEN.include) return pageToken(bucket, builds, request.clientAddress, preview !== undefined);
         const match = includePattern.exec(uri);
         const remote = match?.[1] as RemoteName | undefined;
         const language = match?.[3];

@@ -8,6 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { exitWithParent } from '../process/exit-with-parent';
 import { readOrCreateOperatorToken } from '../../release-cli/src/operator-token';
+import { buildStorePath } from '../../release-cli/src/store/open-store';
 import { REMOTES } from '../remotes';
 import { LOCAL_PORTS, REPO_ROOT } from './local-topology';
 
@@ -53,9 +54,12 @@ exitWithParent(() => shutdown(0));
 
 // The teams' token for releases and the field report (docs/releases.md): this checkout's own, kept
 // in .data/operator-token, which `npm run release` and `npm run telemetry` read too.
+// The API writes the release state into the build store's folder, where the host reads it: a
+// page's builds then need no API (docs/releases.md, "Release state").
 run('api', ['dist/main.js'], join(REPO_ROOT, 'api'), {
   ...process.env,
   OPERATOR_TOKEN: process.env.OPERATOR_TOKEN ?? readOrCreateOperatorToken(REPO_ROOT),
+  RELEASE_STATE_STORE: process.env.RELEASE_STATE_STORE ?? buildStorePath(REPO_ROOT, process.env),
 });
 for (const app of [...REMOTES.map((remote) => remote.name), 'host'])
   run(app, ['--import', 'tsx', join(__dirname, 'serve-app.ts'), app]);

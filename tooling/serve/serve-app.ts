@@ -7,6 +7,11 @@ import { parseArgs } from 'node:util';
 import { REMOTES } from '../remotes';
 import { exitWithParent } from '../process/exit-with-parent';
 import { buildStorePath } from '../../release-cli/src/store/open-store';
+import { readOrCreateOperatorToken } from '../../release-cli/src/operator-token';
+import { localStateKey, parseKeyList } from '@special-gift/shared/release-state';
+import { pageTokenKeys } from '@special-gift/shared/telemetry';
+import { createPageTokenSigner, hmacBytes } from '../composition/page-token-signer';
+import { createReleaseStateSource, folderReader, hmacBase64url } from '../composition/release-state-source';
 import { LOCAL_PORTS, REPO_ROOT } from './local-topology';
 import { localRuntimeConfig } from './runtime-config';
 import { startStaticServer } from './static-server';
@@ -22,6 +27,10 @@ if (app !== 'host' && !remote) {
 }
 
 const port = remote ? remote.localPort : LOCAL_PORTS.host;
+// The host composes pages from the build store alone, with the API's settings (serve-all.ts passes
+// them): the state the API writes, checked with its keys, and page tokens signed with its key.
+const operatorToken = () => process.env.OPERATOR_TOKEN ?? readOrCreateOperatorToken(REPO_ROOT);
+const environment = process.env.RELEASE_ENVIRONMENT || 'production';
 void startStaticServer(
   remote
     ? {
@@ -36,6 +45,19 @@ void startStaticServer(
         port,
         spa: true,
         apiTarget: `http://127.0.0.1:${LOCAL_PORTS.api}`,
+        // The state the API writes beside the builds (serve-all.ts), checked with the same keys.
+        releaseState: createReleaseStateSource({
+          read: folderReader(process.env.RELEASE_STATE_STORE || buildStorePath(REPO_ROOT, process.env)),
+          environment,
+          keys: process.env.RELEASE_STATE_KEYS
+            ? parseKeyList(process.env.RELEASE_STATE_KEYS)
+            : [localStateKey(operatorToken(), hmacBase64url)],
+        }),
+        signPageToken: createPageTokenSigner({
+          keys: pageTokenKeys(process.env.PAGE_TOKEN_KEY, operatorToken(), hmacBytes),
+          environment,
+          perMinute: Number(process.env.PAGE_TOKENS_PER_MINUTE || 60),
+        }),
         config: localRuntimeConfig(LOCAL_PORTS),
       },
 ).then(

@@ -8,6 +8,8 @@ import { FALLBACK_LANGUAGE, isLanguage, type Language } from '@special-gift/shar
 import express, { type RequestHandler, type Response } from 'express';
 import { createProxyMiddleware } from 'http-proxy-middleware';
 import { createPageComposer, createScreenFiles, newNonce, pageBucket } from '../composition/compose-page';
+import type { PageTokenSigner } from '../composition/page-token-signer';
+import type { ReleaseStateSource } from '../composition/release-state-source';
 import {
   COMPOSED_PAGE_CACHE_CONTROL,
   PAGE_TEMPLATE_FILE,
@@ -30,6 +32,10 @@ export interface StaticServerOptions {
   builds?: string;
   /** Host only: proxy `/api/*` to the API, stripping `/api`, so the API is same-origin. */
   apiTarget?: string;
+  /** Host only: the release state from the build store, so a page's builds need no API (a preview's still do). */
+  releaseState?: ReleaseStateSource;
+  /** Host only: signs each page's token here, so a page costs the API no request. */
+  signPageToken?: PageTokenSigner;
   /** Host only: the runtime config served as `/config.json` (see runtime-config.ts). */
   config?: unknown;
 }
@@ -248,6 +254,8 @@ export async function startStaticServer(options: StaticServerOptions): Promise<S
       template: () => readFile(join(options.root, PAGE_TEMPLATE_FILE), 'utf8'),
       ...composition(options),
       apiOrigin: options.apiTarget,
+      releaseState: options.releaseState,
+      signPageToken: options.signPageToken,
     });
     // Only page navigations get the app's page; a missing file stays a 404.
     app.get(/^(?!.*\.[a-z0-9]+$).*/i, (req, res, next) => {
