@@ -7,19 +7,12 @@ import {
   type PageRequest,
 } from './compose-page';
 import { FRAGMENT_CACHE_SECONDS, FRAGMENT_TIMEOUT_MS, PAGE_TOKEN, toPageTemplate } from './composition';
-import { createHash, createHmac } from 'node:crypto';
-import {
-  currentPayload,
-  CURRENT_FORMAT,
-  serializeState,
-  STATE_FORMAT,
-  stateKeys,
-  stateName,
-  type ReleaseState,
-} from '@special-gift/shared/release-state';
+import { createHmac } from 'node:crypto';
+import { STATE_FORMAT, type ReleaseState } from '@special-gift/shared/release-state';
 import { pageTokenPayload, parsePageToken } from '@special-gift/shared/telemetry';
 import { createPageTokenSigner } from './page-token-signer';
-import { createReleaseStateSource, hmacBase64url } from './release-state-source';
+import { createReleaseStateSource } from './release-state-source';
+import { signedStateObjects } from './signed-state.fixture';
 
 const INDEX =
   '<!doctype html><html lang=en dir=ltr><head><title>Special Gift</title><script defer src=/main.1.js></script></head><body><div id=root></div></body></html>';
@@ -353,7 +346,6 @@ describe('composing with the API down: the state from the build store, the token
 
   /** A store holding one signed state: signup released as 0123456789ab, canary ba9876543210 at 50 %. */
   function store(): Map<string, string> {
-    const objects = new Map<string, string>();
     const state: ReleaseState = {
       format: STATE_FORMAT,
       environment: 'production',
@@ -369,25 +361,7 @@ describe('composing with the API down: the state from the build store, the token
         },
       },
     };
-    const body = serializeState(state);
-    const sha256 = createHash('sha256').update(body).digest('hex');
-    const keys = stateKeys('production');
-    objects.set(keys.state(3, sha256), body);
-    const unsigned = {
-      format: CURRENT_FORMAT,
-      alg: 'HS256',
-      keyId: KEY.id,
-      environment: 'production',
-      serial: 3,
-      state: stateName(3, sha256),
-      sha256,
-      publishedAt: '2026-12-01T10:00:01.000Z',
-    } as const;
-    objects.set(
-      keys.current,
-      JSON.stringify({ ...unsigned, signature: hmacBase64url(KEY.secret, currentPayload(unsigned)) }),
-    );
-    return objects;
+    return new Map(signedStateObjects(state, KEY));
   }
 
   function offlineComposer() {

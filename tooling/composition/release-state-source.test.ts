@@ -1,20 +1,16 @@
-import { createHash, createHmac } from 'node:crypto';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
-  currentPayload,
-  CURRENT_FORMAT,
   serializeState,
   STATE_FORMAT,
-  stateKeys,
-  stateName,
   type ReleaseCurrent,
   type ReleaseState,
   type StateKey,
 } from '@special-gift/shared/release-state';
 import vectors from '@special-gift/shared/release-state/vectors.json';
 import { createReleaseStateSource, folderReader } from './release-state-source';
+import { signedStateObjects } from './signed-state.fixture';
 
 const KEY: StateKey = vectors.key;
 const OTHER: StateKey = { id: 'k2', secret: 'another-key-0123456789abcdefghijklmnop' };
@@ -41,30 +37,14 @@ function state(serial: number, signupLive: string, canary: string | null = null,
 
 /** Writes a state and the current object naming it, as the API's publisher does (the state first). */
 function publish(value: ReleaseState, key: StateKey = KEY, tamper?: (current: ReleaseCurrent) => ReleaseCurrent) {
-  const keys = stateKeys(ENVIRONMENT);
-  const body = serializeState(value);
-  const sha256 = createHash('sha256').update(body).digest('hex');
+  const [[stateKey, body], [currentKey, current]] = signedStateObjects(value, key, tamper);
   const file = (name: string) => {
     mkdirSync(path.dirname(path.join(store, name)), { recursive: true });
     return path.join(store, name);
   };
-  writeFileSync(file(keys.state(value.serial, sha256)), body);
-  const unsigned = {
-    format: CURRENT_FORMAT,
-    alg: 'HS256',
-    keyId: key.id,
-    environment: ENVIRONMENT,
-    serial: value.serial,
-    state: stateName(value.serial, sha256),
-    sha256,
-    publishedAt: '2026-12-01T10:00:01.000Z',
-  } as const;
-  const current: ReleaseCurrent = {
-    ...unsigned,
-    signature: createHmac('sha256', key.secret).update(currentPayload(unsigned)).digest('base64url'),
-  };
-  writeFileSync(file(keys.current), JSON.stringify(tamper ? tamper(current) : current));
-  return { stateFile: path.join(store, keys.state(value.serial, sha256)) };
+  writeFileSync(file(stateKey), body);
+  writeFileSync(file(currentKey), current);
+  return { stateFile: path.join(store, stateKey) };
 }
 
 function source(keys: readonly StateKey[] = [KEY]) {
