@@ -56,6 +56,8 @@ module.exports = tseslint.config(
       '**/coverage/**',
       'test-results/**',
       'playwright-report/**',
+      // `npm run up`'s data: the API's database and the build store's published builds.
+      '.data/**',
       '.e2e/**',
       '.e2e-variant-*/**',
       'bench-results/**',
