@@ -1,14 +1,13 @@
-import { createHash, createHmac } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import {
-  currentPayload,
-  CURRENT_FORMAT,
   serializeState,
+  signCurrent,
   stateKeys,
-  stateName,
   type ReleaseCurrent,
   type ReleaseState,
   type StateKey,
 } from '@special-gift/shared/release-state';
+import { hmacBase64url } from './release-state-source';
 
 /**
  * For the composer's tests: the store objects the API's publisher writes for a state (its bytes,
@@ -23,19 +22,9 @@ export function signedStateObjects(
   const keys = stateKeys(state.environment);
   const body = serializeState(state);
   const sha256 = createHash('sha256').update(body).digest('hex');
-  const unsigned = {
-    format: CURRENT_FORMAT,
-    alg: 'HS256',
-    keyId: key.id,
-    environment: state.environment,
-    serial: state.serial,
-    state: stateName(state.serial, sha256),
-    sha256,
-    publishedAt: '2026-12-01T10:00:01.000Z',
-  } as const;
-  const signature = createHmac('sha256', key.secret).update(currentPayload(unsigned)).digest('base64url');
+  const current = signCurrent(state.environment, state.serial, sha256, '2026-12-01T10:00:01.000Z', key, hmacBase64url);
   return [
     [keys.state(state.serial, sha256), body],
-    [keys.current, JSON.stringify(tamper({ ...unsigned, signature }))],
+    [keys.current, JSON.stringify(tamper(current))],
   ];
 }

@@ -248,6 +248,31 @@ export function localStateKey(operatorToken: string, hmac: HmacBase64url): State
   return { id: 'local', secret: hmac(operatorToken, LOCAL_KEY_LABEL) };
 }
 
+/**
+ * The current object naming a state, signed with `key` (the API's publisher; the composers' tests).
+ * `sha256Hex`: of the state's bytes; `publishedAt`: an ISO 8601 time.
+ */
+export function signCurrent(
+  environment: string,
+  serial: number,
+  sha256Hex: string,
+  publishedAt: string,
+  key: StateKey,
+  hmac: HmacBase64url,
+): ReleaseCurrent {
+  const unsigned = {
+    format: CURRENT_FORMAT,
+    alg: 'HS256',
+    keyId: key.id,
+    environment,
+    serial,
+    state: stateName(serial, sha256Hex),
+    sha256: sha256Hex,
+    publishedAt,
+  } as const;
+  return { ...unsigned, signature: hmac(key.secret, currentPayload(unsigned)) };
+}
+
 /** The key among `trusted` whose signature `current` carries, or undefined (compared in constant time). */
 export function signingKey(
   current: ReleaseCurrent,
