@@ -168,28 +168,48 @@ export const RELEASE_TOOL = 'node --import tsx release-cli/src/cli.ts';
  * and the store's credentials. It reaches the API through the host and the S3 stand-in by the
  * network's names, and mounts no volume of the remotes: they serve what it publishes from the bucket.
  */
-export async function runReleaseTool(network: string, where: ReleaseToolTarget, ...command: string[]): Promise<string> {
+export async function startReleaseTool(network: string, where: ReleaseToolTarget): Promise<ReleaseToolContainer> {
   const env = releaseToolEnv(where);
   const checkout = statSync(REPO_ROOT);
-  return podman(
-    'run',
-    '--rm',
-    '--network',
-    network,
-    // The checkout's owner, who can read it whatever its mode (a fresh clone in `mktemp -d` is
-    // 0700): another user, such as the image's `node`, could not even open it.
-    '--user',
-    `${checkout.uid}:${checkout.gid}`,
-    '-v',
-    `${REPO_ROOT}:/repo:ro`,
-    '-w',
-    '/repo',
-    ...Object.entries(env).flatMap(([name, value]) => ['-e', `${name}=${value}`]),
-    NODE_IMAGE,
-    'sh',
-    '-c',
-    command.join(' '),
-  );
+  const id = (
+    await podman(
+      'run',
+      '-d',
+      '--rm',
+      '--network',
+      network,
+      // The checkout's owner, who can read it whatever its mode (a fresh clone in `mktemp -d` is
+      // 0700): another user, such as the image's `node`, could not even open it.
+      '--user',
+      `${checkout.uid}:${checkout.gid}`,
+      '-v',
+      `${REPO_ROOT}:/repo:ro`,
+      '-w',
+      '/repo',
+      ...Object.entries(env).flatMap(([name, value]) => ['-e', `${name}=${value}`]),
+      NODE_IMAGE,
+      // Bounded: gone after 10 minutes even if the test never stops it.
+      'sleep',
+      '600',
+    )
+  ).trim();
+  return {
+    run: (...command: string[]) => podman('exec', id, 'sh', '-c', command.join(' ')),
+    stop: async () => {
+      await podman('rm', '--force', '--time', '0', id).catch(() => undefined);
+    },
+  };
+}
+
+/**
+ * One CI job's container, started once and given each command in turn: a container joining or
+ * leaving the network makes podman 4.3's DNS server (aardvark-dns 1.4) reload, and a reload can
+ * drop the host's queries for the API's name for seconds (containers/aardvark-dns#389), which a
+ * container per command multiplied.
+ */
+export interface ReleaseToolContainer {
+  run(...command: string[]): Promise<string>;
+  stop(): Promise<void>;
 }
 
 /** Where the release tool publishes (the S3 endpoint) and registers and releases (the host's origin). */

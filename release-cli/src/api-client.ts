@@ -33,13 +33,13 @@ export const channelFrom = (env: Readonly<Record<string, string | undefined>>): 
   env.CI && env.CI !== 'false' ? 'ci' : 'cli';
 
 /**
- * The pauses before the second, third and fourth attempt of a call that is safe to repeat, when
- * the API cannot be reached or its proxy answers 502/503/504: an API replica rolling, or the
- * proxy's DNS blinking, must not fail a team's CI job. Some 6 s in all, past an nginx resolver's
- * 2 s timeout twice over: a stack run got three 502s within 2 s from the host's proxy. Bounded:
- * four attempts at most.
+ * The pauses before each further attempt of a call that is safe to repeat, when the API cannot be
+ * reached or its proxy answers 502/503/504: an API replica rolling, or the proxy's DNS blinking,
+ * must not fail a team's CI job. Some 29 s in all: a stack run once got three 502s within 2 s from
+ * the host's proxy, and a CI run four over 12 s (its nginx resolver timing out on the container
+ * network's DNS). Bounded: six attempts at most.
  */
-export const RETRY_DELAYS_MS: readonly number[] = [500, 1_500, 4_000];
+export const RETRY_DELAYS_MS: readonly number[] = [500, 1_500, 4_000, 8_000, 15_000];
 const RETRYABLE_STATUS = new Set([502, 503, 504]);
 
 export class ReleaseApi {
