@@ -3,12 +3,23 @@
 // while the API's tests may use tooling, as src/main.ts does; and in-process start-up is seconds
 // faster than a child API on a fresh PGlite.
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { runReleaseTool } from '../../release-cli/src/release-tool';
+import { DirectoryStateStore } from '../src/releases/state-store';
 import type * as NativePglite from './support/native-pglite';
 import { startTestServer, type TestServer } from './support/test-server';
 
@@ -34,7 +45,16 @@ beforeAll(async () => {
   if (!existsSync(path.join(SIGNUP_DIST, 'mf-manifest.json')))
     execFileSync('npm', ['run', 'build', '-w', 'remote-signup'], { cwd: REPO_ROOT, stdio: 'ignore' });
   work = mkdtempSync(path.join(tmpdir(), 'sg-release-cli-'));
-  api = await startTestServer({ operatorToken: TOKEN });
+  // Pointer changes write the release state to a folder, as under `npm run up`, and the reconciler
+  // writes again what the folder refused (every 100 ms here, 2 s by default).
+  api = await startTestServer({
+    operatorToken: TOKEN,
+    releaseState: {
+      store: new DirectoryStateStore(path.join(work, 'state')),
+      keys: [{ id: 'cli-test', secret: 'release-cli-test-state-key-0123456789' }],
+      reconcileEveryMs: 100,
+    },
+  });
   // The live host, as far as the tool is concerned: its build-info.json.
   host = createServer((req, res) => {
     if (req.url !== '/build-info.json') return void res.writeHead(404).end();
@@ -169,7 +189,9 @@ describe('npm run release', () => {
   });
 
   it('releases, and refuses a build of another contract major than the live host before asking the API', async () => {
-    expect(await release('release', 'signup', buildId, '--reason', 'first')).toMatchObject({ code: 0 });
+    const released = await release('release', 'signup', buildId, '--reason', 'first');
+    expect(released).toMatchObject({ code: 0 });
+    expect(released.out).toMatch(/\(revision \d+, state \d+, served to new pages within 2 s\)$/);
     hostMajor = 2;
     try {
       const refused = await release('canary', 'signup', buildId, '--percent', '20');
@@ -206,6 +228,57 @@ describe('npm run release', () => {
     } finally {
       await gate.close();
     }
+  });
+
+  it('a change the build store does not take is applied but not served: exit 4 and why; served once it is taken', async () => {
+    const folder = path.join(work, 'state');
+    // The store's folder replaced by a file: every write of a state fails (ENOTDIR), as a full or
+    // read-only volume would.
+    const blockStore = () => {
+      renameSync(folder, `${folder}.aside`);
+      writeFileSync(folder, 'not a folder');
+    };
+    const unblockStore = () => {
+      rmSync(folder);
+      renameSync(`${folder}.aside`, folder);
+    };
+    blockStore();
+    let blocked = true;
+    try {
+      const refused = await runTool(['detach', 'signup', '--reason', 'store down', '--json'], {
+        env: { SG_RELEASE_STATE_WAIT_S: '1' },
+      });
+      expect(refused.code).toBe(4);
+      expect(JSON.parse(refused.out)).toMatchObject({ pointer: null, served: false, state: { published: false } });
+      expect(refused.err).toMatch(
+        /applied, NOT yet served: the build store \(.*state\) has not taken release state \d+/,
+      );
+      expect(refused.err).toMatch(/ENOTDIR/);
+      // Applied all the same: the history has it.
+      expect((await release('history', 'signup')).out).toMatch(/detach .*store down/);
+
+      // The store comes back while the next change waits: the reconciler writes it, the tool says so.
+      const waiting = release('release', 'signup', buildId, '--reason', 'store back');
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      unblockStore();
+      blocked = false;
+      const served = await waiting;
+      expect(served.code).toBe(0);
+      expect(served.out).toMatch(/live [0-9a-f]{12} \(revision \d+, state (\d+), served to new pages within 2 s\)$/);
+      const serial = Number(/state (\d+), served/.exec(served.out)?.[1]);
+      const current = JSON.parse(readFileSync(path.join(folder, '_state', 'production', 'current.json'), 'utf8')) as {
+        serial: number;
+      };
+      expect(current.serial).toBe(serial);
+    } finally {
+      if (blocked) unblockStore();
+    }
+  });
+
+  it('SG_RELEASE_STATE_WAIT_S must be whole seconds up to 120', async () => {
+    const run = await runTool(['detach', 'signup'], { env: { SG_RELEASE_STATE_WAIT_S: '10m' } });
+    expect(run.code).toBe(2);
+    expect(run.err).toMatch(/SG_RELEASE_STATE_WAIT_S must be a whole number of seconds/);
   });
 
   it('usage errors exit 2; an unknown remote or build id is a usage error', async () => {

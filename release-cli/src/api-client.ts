@@ -10,6 +10,7 @@ import type {
   ReleaseHistoryEntry,
   ReleaseLock,
   ReleasePointer,
+  ReleaseStateAnswer,
 } from '@special-gift/shared/api';
 import { Refusal } from './integrity';
 
@@ -18,6 +19,21 @@ export type Pointer = ReleasePointer;
 export type Build = Omit<PublishedBuild, 'remote'>;
 export type HistoryEntry = ReleaseHistoryEntry;
 export type ActionRequest = ReleaseActionRequest;
+
+/** A pointer change's answer. `state` is absent from an API older than the release state. */
+export interface ActionAnswer {
+  readonly pointer: Pointer | null;
+  readonly revision: number;
+  readonly state?: ReleaseStateAnswer;
+}
+
+/** `GET /v1/releases/state`: the latest serial, and the latest the store has. */
+export interface StateStatus {
+  readonly store: string | null;
+  readonly serial: number;
+  readonly publishedSerial: number;
+  readonly lastError: { readonly message: string; readonly at: string } | null;
+}
 
 export interface RemoteState {
   readonly pointer: Pointer | null;
@@ -132,14 +148,34 @@ export class ReleaseApi {
     ).body;
   }
 
-  async act(remote: string, request: ActionRequest): Promise<{ pointer: Pointer | null; revision: number }> {
-    return (
-      await this.call<{ pointer: Pointer | null; revision: number }>(
-        'POST',
-        `/releases/remotes/${remote}/actions`,
-        request,
-      )
-    ).body;
+  async act(remote: string, request: ActionRequest): Promise<ActionAnswer> {
+    return (await this.call<ActionAnswer>('POST', `/releases/remotes/${remote}/actions`, request)).body;
+  }
+
+  async releaseState(): Promise<StateStatus> {
+    return (await this.call<StateStatus>('GET', '/releases/state', undefined, { repeatable: true })).body;
+  }
+
+  /**
+   * Waits, at most `waitMs`, until the build store has the state a change produced (the API writes
+   * it before answering, and when the store refused, again every 2 s): pages are composed from the
+   * store, so a change it does not have yet is applied but not served. Resolves at once when the
+   * answer says published, or when the API writes no state (its composers ask it).
+   */
+  async waitUntilServed(
+    state: ReleaseStateAnswer | undefined,
+    { waitMs, pollMs = 250 }: { waitMs: number; pollMs?: number },
+  ): Promise<{ served: true } | { served: false; store: string; serial: number; why: string }> {
+    if (state === undefined || state.store === null || state.published) return { served: true };
+    const deadline = Date.now() + waitMs;
+    let why = state.error ?? 'not written yet';
+    for (;;) {
+      if (Date.now() >= deadline) return { served: false, store: state.store, serial: state.serial, why };
+      await new Promise((resolve) => setTimeout(resolve, Math.min(pollMs, Math.max(0, deadline - Date.now()))));
+      const status = await this.releaseState();
+      if (status.publishedSerial >= state.serial) return { served: true };
+      why = status.lastError?.message ?? why;
+    }
   }
 
   async purge(remote: string, buildIds: readonly string[]): Promise<string[]> {

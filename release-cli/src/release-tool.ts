@@ -6,6 +6,7 @@ import { formatTable } from './table';
 import { BUILD_ID_PATTERN as BUILD_ID } from '@special-gift/shared/builds';
 import { channelFrom, ReleaseApi, type ActionRequest, type RemoteState } from './api-client';
 import { computeBuild } from './build-id';
+import { NOT_SERVED_EXIT, notServedWords, servedWords, stateWaitMs } from './served';
 import { buildFootprint } from './footprint';
 import { checkDist, Refusal } from './integrity';
 import { readOrCreateOperatorToken } from './operator-token';
@@ -40,7 +41,8 @@ Environment: SG_RELEASE_API (http://127.0.0.1:3004), SG_RELEASE_TOKEN (a token s
 else OPERATOR_TOKEN, else .data/operator-token), CI (set: the audit trail says "ci", else "cli"),
 SG_BUILD_STORE (.data/builds, or s3://bucket/prefix with the AWS SDK's
 settings: AWS_ENDPOINT_URL_S3, AWS_REGION, credentials), SG_HOST_URL (http://localhost:3000).
-Exit codes: 0 done, 1 refused (the reason on stderr), 2 usage.`;
+Exit codes: 0 done, 1 refused (the reason on stderr), 2 usage, 4 applied but not yet served (the build
+store has not taken the release state within SG_RELEASE_STATE_WAIT_S, 10 s; the API keeps trying).`;
 
 export interface ToolContext {
   /**
@@ -136,18 +138,25 @@ async function run(args: ParsedArgs, context: ToolContext): Promise<number> {
   const act = async (request: Omit<ActionRequest, 'expectedRevision' | 'reason'>, state?: RemoteState) => {
     // The revision read here is the one the API compares: if someone else moves the pointer in
     // between, this action is refused (409) rather than silently undoing theirs.
+    const waitMs = stateWaitMs(env); // read before anything is changed
     const expectedRevision = (state ?? (await api.remote(remote.name))).revision;
     const result = await api.act(remote.name, { ...request, expectedRevision, reason });
+    const served = await api.waitUntilServed(result.state, { waitMs });
     const pointer = result.pointer;
-    if (args.values.json) out(JSON.stringify({ remote: remote.name, ...result }));
-    else if (pointer === null) out(`${remote.name}: detached (revision ${result.revision}): pages get its image build`);
+    if (args.values.json) out(JSON.stringify({ remote: remote.name, ...result, served: served.served }));
+    else if (pointer === null)
+      out(
+        `${remote.name}: detached (revision ${result.revision}${servedWords(result.state, served.served)}): pages get its image build`,
+      );
     else
       out(
         `${remote.name}: live ${pointer.live}` +
           (pointer.canary === null ? '' : `, canary ${pointer.canary} at ${pointer.canaryPercent} %`) +
-          ` (revision ${result.revision})`,
+          ` (revision ${result.revision}${servedWords(result.state, served.served)})`,
       );
-    return 0;
+    if (served.served) return 0;
+    context.err(notServedWords(served));
+    return NOT_SERVED_EXIT;
   };
 
   const checkContract = async (buildId: string, state: RemoteState) => {

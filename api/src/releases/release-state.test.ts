@@ -2,6 +2,7 @@ import { createHash, createHmac } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { ReleaseStateAnswer } from '@special-gift/shared/api';
 import {
   currentPayload,
   currentProblem,
@@ -223,13 +224,13 @@ describe.each(testEngines())('a pointer change through the API on %s', (engine) 
     expect(answer.status).toBe(200);
     return (
       (await answer.json()) as {
-        state: { serial: number; publishedSerial: number; published: boolean; error?: string };
+        state: ReleaseStateAnswer;
       }
     ).state;
   };
 
   it('answers with the state it made, written to the store before the answer', async () => {
-    expect(await release(server)).toEqual({ serial: 1, publishedSerial: 1, published: true });
+    expect(await release(server)).toEqual({ serial: 1, publishedSerial: 1, published: true, store: folder });
     const current = JSON.parse(
       readFileSync(path.join(folder, '_state', ENVIRONMENT, 'current.json'), 'utf8'),
     ) as ReleaseCurrent;
@@ -250,6 +251,7 @@ describe.each(testEngines())('a pointer change through the API on %s', (engine) 
       serial: 1,
       publishedSerial: 0,
       published: false,
+      store: null,
       error: 'no release state store is set (RELEASE_STATE_STORE)',
     });
   });

@@ -1,3 +1,4 @@
+import type { ReleaseStateAnswer } from '@special-gift/shared/api';
 import type { StateKey } from '@special-gift/shared/release-state';
 import type { Database } from '../db/database';
 import { publishLatest, readStateStatus, type StateStatus } from './release-state';
@@ -17,16 +18,6 @@ export interface StatePublisherOptions {
   readonly reconcileEveryMs?: number;
 }
 
-/** What a pointer change's answer says of its state (docs/releases.md): committed, and whether served yet. */
-export interface StateAnswer {
-  readonly serial: number;
-  readonly publishedSerial: number;
-  /** True once the store has this state or a later one: new pages get it within 2 s. */
-  readonly published: boolean;
-  /** Why it is not written yet (the store refused); the reconciler tries again. */
-  readonly error?: string;
-}
-
 /**
  * Writes the release state to the build store: at once after each pointer change, and every
  * {@link RECONCILE_EVERY_MS} on each replica, so a change the store refused (down, slow, a replica
@@ -44,14 +35,15 @@ export class StatePublisher {
     return this.options.store?.location;
   }
 
-  /** Publishes the latest state; never throws (a refusal is in the answer and in the head's row). */
-  async afterChange(serial: number): Promise<StateAnswer> {
+  /** What a pointer change's answer says of its state. Publishes the latest state; never throws (a refusal is in the answer and in the head's row). */
+  async afterChange(serial: number): Promise<ReleaseStateAnswer> {
     const outcome = await this.publish();
     const status = outcome.status ?? (await readStateStatus(this.options.db, this.options.environment));
     return {
       serial,
       publishedSerial: status.publishedSerial,
       published: status.publishedSerial >= serial,
+      store: this.options.store?.location ?? null,
       ...(outcome.error === undefined ? {} : { error: outcome.error }),
       ...(this.options.store === undefined ? { error: 'no release state store is set (RELEASE_STATE_STORE)' } : {}),
     };

@@ -24,8 +24,15 @@ export interface TestServer {
 
 export type TestServerOptions = Partial<Omit<AppOptions, 'db' | 'log' | 'releaseState'>> & {
   readonly engine?: Engine;
-  /** Where pointer changes write the release state, signed with these keys (no reconciler: tests publish). */
-  readonly releaseState?: { readonly store: StateStore; readonly keys: readonly StateKey[] };
+  /**
+   * Where pointer changes write the release state, signed with these keys; with `reconcileEveryMs`,
+   * the reconciler runs too (otherwise tests publish).
+   */
+  readonly releaseState?: {
+    readonly store: StateStore;
+    readonly keys: readonly StateKey[];
+    readonly reconcileEveryMs?: number;
+  };
 };
 
 /**
@@ -46,7 +53,8 @@ export async function startTestServer({
   const telemetry = options.telemetryStore ?? new TelemetryStore(db, ROUTE_OWNERS, { log, flushEveryMs: 3_600_000 });
   const releaseState =
     stateOptions &&
-    new StatePublisher({ db, environment: options.releaseEnvironment ?? 'production', ...stateOptions });
+    new StatePublisher({ db, environment: options.releaseEnvironment ?? 'production', log, ...stateOptions });
+  if (stateOptions?.reconcileEveryMs !== undefined) releaseState?.start();
   const app = createApp({ db, cookieSecure, ...options, releaseState, telemetryStore: telemetry, log });
   const server = createApiServer(app);
   await new Promise<void>((resolve, reject) => {
@@ -62,6 +70,7 @@ export async function startTestServer({
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await releaseState?.stop();
       await telemetry.close();
       await db.close();
       await database.drop();

@@ -27,6 +27,7 @@ import {
 import { channelFrom, ReleaseApi } from '../api-client';
 import { parseCommandLine, UsageError } from '../arguments';
 import { readOrCreateOperatorToken } from '../operator-token';
+import { NOT_SERVED_EXIT, notServedWords, stateWaitMs } from '../served';
 import { formatTable } from '../table';
 
 export const TELEMETRY_USAGE = `Usage: sg-release telemetry <command> [options]   (in the monorepo: npm run telemetry -- …)
@@ -160,6 +161,7 @@ export async function main(args: readonly string[]): Promise<number> {
   const window = options.window ?? '1h';
   if (!(REPORT_WINDOWS as readonly string[]).includes(window)) throw new UsageError('--window must be 1h or 1d');
   if (options.act !== undefined && options.act !== 'yes') throw new UsageError('--act takes only yes');
+  const waitMs = stateWaitMs(process.env);
   if (options.since !== undefined && command !== 'verdict') throw new UsageError('--since is for verdict only');
   if (command === 'report') {
     if (positional.length > 0) throw new UsageError(`unexpected argument "${positional[0] ?? ''}"`);
@@ -228,12 +230,17 @@ export async function main(args: readonly string[]): Promise<number> {
       // Only the canary this verdict judged: if the pointer moved meanwhile, the revision check refuses.
       const state = await releases.remote(remote, 1);
       if (state.pointer?.canary !== canary) throw new Error(`${remote}'s canary is no longer ${canary}: nothing done.`);
-      await releases.act(remote, {
+      const aborted = await releases.act(remote, {
         action: 'abort',
         expectedRevision: state.revision,
         // Recorded under the token this runs with; a lock does not stop an abort.
         reason: `canary verdict: ${answer.reasons.join('; ')}`.slice(0, 500),
       });
+      const served = await releases.waitUntilServed(aborted.state, { waitMs });
+      if (!served.served) {
+        console.error(notServedWords(served));
+        return NOT_SERVED_EXIT;
+      }
       console.log(`Aborted ${remote}'s canary ${canary}: every visitor is back on ${baseline}.`);
     }
     return EXIT_CODES[answer.decision];

@@ -158,6 +158,7 @@ export {
   type ReleaseHistoryEntry,
   type ReleasePointer,
   type ReleaseLock,
+  type ReleaseStateAnswer,
 } from './releases';
 
 /** How long the API replays an `Idempotency-Key`'s answer unless `IDEMPOTENCY_KEY_TTL_HOURS` says otherwise. */

@@ -61,6 +61,21 @@ export interface ReleaseActionRequest {
   readonly reason: string;
 }
 
+/**
+ * What a pointer change's answer says of the release state it produced (docs/releases.md,
+ * "Release state"): committed, and whether the build store has it, so that new pages get it.
+ */
+export interface ReleaseStateAnswer {
+  readonly serial: number;
+  readonly publishedSerial: number;
+  /** True once the store has this state or a later one: new pages get it within 2 s. */
+  readonly published: boolean;
+  /** Where states are written (a folder, `s3://…`); null when the API writes none (composers ask it). */
+  readonly store: string | null;
+  /** Why it is not written yet (the store refused); the API tries again every 2 s. */
+  readonly error?: string;
+}
+
 /** A frozen pointer: release, canary, promote and detach are refused while it holds (docs/access.md). */
 export interface ReleaseLock {
   readonly reason: string;
