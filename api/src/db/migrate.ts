@@ -293,6 +293,14 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 12,
+    sql: `
+      -- The last time the store was found not to hold what the publisher wrote (a tampered or deleted
+      -- object), and why: kept after the repair, for operators (GET /v1/releases/state).
+      ALTER TABLE release_state_heads ADD COLUMN drift_reason text NULL, ADD COLUMN drift_at timestamptz NULL;
+    `,
+  },
 ];
 
 /** Any fixed 64-bit number, the same in every replica: the advisory lock that serialises migrations. */

@@ -1,5 +1,5 @@
 import { createHash, createHmac } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ReleaseStateAnswer } from '@special-gift/shared/api';
@@ -19,7 +19,8 @@ import type { Database } from '../db/database';
 import { openDatabase } from '../db/open-database';
 import { applyAction, type ActionInput } from './action-store';
 import { registerBuild } from './build-registry';
-import { publishLatest, readStateStatus } from './release-state';
+import { checkDrift, publishLatest, readStateStatus } from './release-state';
+import { StatePublisher } from './state-publisher';
 import { DirectoryStateStore, type StateStore } from './state-store';
 
 jest.mock('@electric-sql/pglite', () =>
@@ -175,6 +176,79 @@ describe.each(testEngines())('the release state on %s', (engine) => {
       await Promise.all([publish(), publish(), publish()]);
       const { serial } = await readStateStatus(db, ENVIRONMENT);
       expect((await served()).current.serial).toBe(serial);
+    }
+  });
+
+  it('the drift check reads the store back: a tampered current.json, a deleted or changed state is found, kept on record and written again', async () => {
+    const names = stateKeys(ENVIRONMENT);
+    const check = (from: StateStore = store) =>
+      checkDrift({
+        db,
+        environment: ENVIRONMENT,
+        store: from,
+        keys: [KEY_1],
+        now: () => new Date('2026-12-01T11:00:00Z'),
+      });
+    await publish();
+    expect(await check()).toBeNull();
+    const { current } = await served();
+    const statePath = path.join(folder, names.folder, current.state);
+
+    const tampered = { ...current, publishedAt: '2026-12-01T10:00:00.001Z' };
+    await store.put(names.current, JSON.stringify(tampered), { immutable: false });
+    expect(await check()).toBe('current.json is not the one written');
+    expect(await readStateStatus(db, ENVIRONMENT)).toMatchObject({
+      publishedSerial: 0,
+      drift: { reason: 'current.json is not the one written', at: '2026-12-01T11:00:00.000Z' },
+    });
+    await publish();
+    expect((await served()).current.serial).toBe(current.serial);
+    expect(await check()).toBeNull();
+
+    rmSync(statePath);
+    expect(await check()).toBe(`state ${current.serial} is missing`);
+    await publish();
+    expect(await check()).toBeNull();
+
+    writeFileSync(statePath, readFileSync(statePath, 'utf8').replace(ids.a, ids.b));
+    expect(await check()).toBe(`state ${current.serial} is not the one written`);
+    await publish();
+    expect((await served()).state.serial).toBe(current.serial);
+
+    // A store that cannot be read is not a drift: nothing is marked, nothing rewritten.
+    const down: StateStore = {
+      location: 'down',
+      put: () => Promise.reject(new Error('down')),
+      get: () => Promise.reject(new Error('down')),
+    };
+    expect(await check(down)).toBeNull();
+    expect(await readStateStatus(db, ENVIRONMENT)).toMatchObject({ publishedSerial: current.serial });
+  });
+
+  it("each replica's publisher checks for drift by itself, logs it and repairs it", async () => {
+    const logs: Array<Record<string, unknown>> = [];
+    const publisher = new StatePublisher({
+      db,
+      environment: ENVIRONMENT,
+      store,
+      keys: [KEY_1],
+      log: (entry) => logs.push(entry),
+      reconcileEveryMs: 3_600_000,
+      driftCheckEveryMs: 50,
+    });
+    publisher.start();
+    try {
+      const names = stateKeys(ENVIRONMENT);
+      const { current } = await served();
+      rmSync(path.join(folder, names.current));
+      for (let waited = 0; waited < 5_000 && (await store.get(names.current)) === null; waited += 50)
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      expect((await served()).current.serial).toBe(current.serial);
+      expect(logs).toContainEqual(
+        expect.objectContaining({ level: 'error', msg: 'release state drift', reason: 'current.json is missing' }),
+      );
+    } finally {
+      await publisher.stop();
     }
   });
 });

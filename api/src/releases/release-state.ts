@@ -78,6 +78,8 @@ export interface StateStatus {
   readonly publishedKeyId: string | null;
   readonly publishedAt: string | null;
   readonly lastError: { readonly message: string; readonly at: string } | null;
+  /** The last time the store held other objects than those written, and why (repaired since, or being). */
+  readonly drift: { readonly reason: string; readonly at: string } | null;
 }
 
 export async function readStateStatus(db: Queryable, environment: string): Promise<StateStatus> {
@@ -88,19 +90,23 @@ export async function readStateStatus(db: Queryable, environment: string): Promi
     published_at: unknown;
     last_error: string | null;
     last_error_at: unknown;
+    drift_reason: string | null;
+    drift_at: unknown;
   }>(
-    `SELECT serial, published_serial, published_key_id, published_at, last_error, last_error_at
+    `SELECT serial, published_serial, published_key_id, published_at, last_error, last_error_at, drift_reason, drift_at
        FROM release_state_heads WHERE environment = $1`,
     [environment],
   );
   const row = result.rows[0];
-  if (!row) return { serial: 0, publishedSerial: 0, publishedKeyId: null, publishedAt: null, lastError: null };
+  if (!row)
+    return { serial: 0, publishedSerial: 0, publishedKeyId: null, publishedAt: null, lastError: null, drift: null };
   return {
     serial: Number(row.serial),
     publishedSerial: Number(row.published_serial),
     publishedKeyId: row.published_key_id,
     publishedAt: row.published_at === null ? null : toIsoTimestamp(row.published_at),
     lastError: row.last_error === null ? null : { message: row.last_error, at: toIsoTimestamp(row.last_error_at) },
+    drift: row.drift_reason === null ? null : { reason: row.drift_reason, at: toIsoTimestamp(row.drift_at) },
   };
 }
 
@@ -176,6 +182,65 @@ export async function publishLatest({ db, environment, store, keys, now }: Publi
     throw error;
   }
   return readStateStatus(db, environment);
+}
+
+/**
+ * Reads back what the store holds for the published state and compares it, byte for byte, with
+ * what the publisher wrote: `current.json` (re-signed here from the head's serial, time and key)
+ * and the state object it names. A tampered, deleted or replaced object is a drift: it is recorded
+ * on the head (`drift_reason`, `drift_at`) and the state is marked unpublished, so the next publish
+ * writes both again. Returns the drift's reason, or null: nothing wrong, nothing published yet, a
+ * publish pending, a key being rotated (the publisher re-signs anyway), or the store unreadable (a
+ * store that is down is not a drift; the composers keep their last good state).
+ */
+export async function checkDrift({ db, environment, store, keys, now }: PublishOptions): Promise<string | null> {
+  const head = await db.query<{
+    published_serial: string | number;
+    published_key_id: string | null;
+    published_at: unknown;
+  }>(
+    `SELECT published_serial, published_key_id, published_at FROM release_state_heads
+      WHERE environment = $1 AND published_serial = serial AND published_serial > 0`,
+    [environment],
+  );
+  const row = head.rows[0];
+  const key = keys.find((candidate) => candidate.id === row?.published_key_id);
+  if (!row || !key || row.published_at === null) return null;
+  const serial = Number(row.published_serial);
+  const publishedAt = toIsoTimestamp(row.published_at);
+  const state = await db.query<{ body: string; sha256: string }>(
+    'SELECT body, sha256 FROM release_states WHERE environment = $1 AND serial = $2',
+    [environment, serial],
+  );
+  const { body, sha256 } = state.rows[0] ?? {};
+  if (body === undefined || sha256 === undefined) return null;
+  const names = stateKeys(environment);
+  let current: string | null;
+  let stored: string | null;
+  try {
+    [current, stored] = await Promise.all([store.get(names.current), store.get(names.state(serial, sha256))]);
+  } catch {
+    return null;
+  }
+  const reason =
+    current === null
+      ? 'current.json is missing'
+      : current !== JSON.stringify(signCurrent(environment, serial, sha256, publishedAt, key, sign))
+        ? 'current.json is not the one written'
+        : stored === null
+          ? `state ${serial} is missing`
+          : stored !== body
+            ? `state ${serial} is not the one written`
+            : null;
+  if (reason === null) return null;
+  // Only if nothing was published meanwhile (another replica's newer current.json is not a drift).
+  const marked = await db.query<{ environment: string }>(
+    `UPDATE release_state_heads SET published_serial = 0, drift_reason = $4, drift_at = $5
+      WHERE environment = $1 AND published_serial = $2 AND published_at = $3
+      RETURNING environment`,
+    [environment, serial, publishedAt, reason, now().toISOString()],
+  );
+  return marked.rows.length > 0 ? reason : null;
 }
 
 const sha256Hex = (text: string) => createHash('sha256').update(text).digest('hex');

@@ -1,11 +1,13 @@
 import type { ReleaseStateAnswer } from '@special-gift/shared/api';
 import type { StateKey } from '@special-gift/shared/release-state';
 import type { Database } from '../db/database';
-import { publishLatest, readStateStatus, type StateStatus } from './release-state';
+import { checkDrift, publishLatest, readStateStatus, type StateStatus } from './release-state';
 import type { StateStore } from './state-store';
 
 /** How often each replica checks that the store has the latest state (and writes it if not). */
 export const RECONCILE_EVERY_MS = 2_000;
+/** How often each replica reads the store back to find a tampered or deleted state (checkDrift). */
+export const DRIFT_CHECK_EVERY_MS = 30_000;
 
 export interface StatePublisherOptions {
   readonly db: Database;
@@ -16,6 +18,7 @@ export interface StatePublisherOptions {
   readonly now?: () => Date;
   readonly log?: (entry: Record<string, unknown>) => void;
   readonly reconcileEveryMs?: number;
+  readonly driftCheckEveryMs?: number;
 }
 
 /**
@@ -27,6 +30,7 @@ export interface StatePublisherOptions {
 export class StatePublisher {
   private running: Promise<unknown> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
+  private driftTimer: NodeJS.Timeout | undefined;
   private lastLoggedError: string | undefined;
 
   constructor(private readonly options: StatePublisherOptions) {}
@@ -52,13 +56,39 @@ export class StatePublisher {
   start(): void {
     if (this.options.store === undefined || this.timer) return;
     this.timer = setInterval(() => void this.publish(), this.options.reconcileEveryMs ?? RECONCILE_EVERY_MS).unref();
+    this.driftTimer = setInterval(
+      () => void this.checkDrift(),
+      this.options.driftCheckEveryMs ?? DRIFT_CHECK_EVERY_MS,
+    ).unref();
   }
 
   /** Stops the reconciler and waits for a publish under way. */
   async stop(): Promise<void> {
     clearInterval(this.timer);
+    clearInterval(this.driftTimer);
     this.timer = undefined;
+    this.driftTimer = undefined;
     await this.running.catch(() => undefined);
+  }
+
+  /**
+   * Reads the store back; on a drift, logs it and writes the state again at once. In turn with
+   * publishes (one at a time per process); never throws (a database or store that cannot be read
+   * is tried again at the next round).
+   */
+  checkDrift(): Promise<void> {
+    const { db, environment, store, keys, now = () => new Date(), log } = this.options;
+    if (store === undefined) return Promise.resolve();
+    const checked = this.running.catch(() => undefined).then(() => checkDrift({ db, environment, store, keys, now }));
+    this.running = checked;
+    return checked.then(
+      async (reason) => {
+        if (reason === null) return;
+        log?.({ level: 'error', msg: 'release state drift', store: store.location, environment, reason });
+        await this.publish();
+      },
+      () => undefined,
+    );
   }
 
   private publish(): Promise<{ status?: StateStatus; error?: string }> {
