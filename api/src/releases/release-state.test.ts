@@ -179,6 +179,39 @@ describe.each(testEngines())('the release state on %s', (engine) => {
     }
   });
 
+  it('an environment released before release states existed gets its first state from its pointers', async () => {
+    const earlier = 'earlier';
+    const outcome = await applyAction(
+      db,
+      earlier,
+      'signup',
+      { action: 'release', buildId: ids.b, expectedRevision: 0, reason: 'before' },
+      ACTOR,
+    );
+    expect('ok' in outcome).toBe(true);
+    // As the database was before migration 11: the pointer, no state.
+    await db.query('DELETE FROM release_states WHERE environment = $1', [earlier]);
+    await db.query('DELETE FROM release_state_heads WHERE environment = $1', [earlier]);
+    const status = await publishLatest({
+      db,
+      environment: earlier,
+      store,
+      keys: [KEY_1],
+      now: () => new Date('2026-12-01T10:00:00Z'),
+    });
+    expect(status).toMatchObject({ serial: 1, publishedSerial: 1 });
+    const current = JSON.parse((await store.get(stateKeys(earlier).current)) ?? 'null') as ReleaseCurrent;
+    const body = JSON.parse(
+      (await store.get(`${stateKeys(earlier).folder}/${current.state}`)) ?? 'null',
+    ) as ReleaseState;
+    expect(selectForBucket(body, 0).builds).toBe(`signup=${ids.b}`);
+    // An environment with no pointer gets none.
+    expect(
+      await publishLatest({ db, environment: 'empty', store, keys: [KEY_1], now: () => new Date() }),
+    ).toMatchObject({ serial: 0 });
+    expect(await store.get(stateKeys('empty').current)).toBeNull();
+  });
+
   it('the drift check reads the store back: a tampered current.json, a deleted or changed state is found, kept on record and written again', async () => {
     const names = stateKeys(ENVIRONMENT);
     const check = (from: StateStore = store) =>

@@ -131,7 +131,11 @@ export async function publishLatest({ db, environment, store, keys, now }: Publi
   if (!key) throw new Error('No release state key to sign with.');
   // Every replica's reconciler calls this every 2 s: when the store has the latest state already,
   // a plain read answers, with no transaction and no row lock.
-  const before = await readStateStatus(db, environment);
+  let before = await readStateStatus(db, environment);
+  if (before.serial === 0) {
+    if (!(await recordFirstState(db, environment, now()))) return before;
+    before = await readStateStatus(db, environment);
+  }
   if (before.publishedSerial === before.serial && before.publishedKeyId === key.id) return before;
   try {
     await db.transaction(async (tx) => {
@@ -182,6 +186,23 @@ export async function publishLatest({ db, environment, store, keys, now }: Publi
     throw error;
   }
   return readStateStatus(db, environment);
+}
+
+/**
+ * An environment released before release states existed (migration 11) has pointers and no state:
+ * its first state is recorded from them, so that the composers that read the store serve what was
+ * released rather than every remote's image build. A plain read first: with no pointers, as in a
+ * new environment, no transaction is opened. Two replicas doing it at once record two equal states.
+ */
+async function recordFirstState(db: Database, environment: string, now: Date): Promise<boolean> {
+  const pointers = await db.query('SELECT 1 FROM release_pointers WHERE environment = $1 LIMIT 1', [environment]);
+  if (pointers.rows.length === 0) return false;
+  return db.transaction(async (tx) => {
+    const head = await tx.query('SELECT 1 FROM release_state_heads WHERE environment = $1', [environment]);
+    if (head.rows.length > 0) return true;
+    await recordReleaseState(tx, environment, now);
+    return true;
+  });
 }
 
 /**
