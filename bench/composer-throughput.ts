@@ -1,0 +1,124 @@
+/**
+ * `npm run bench:composer`: composed pages per second against a static file of the same server
+ * (issue 40's measure: what composing a page costs). Run beside `npm run serve` (or `npm run up`):
+ * - the Node composer: the running host at BENCH_HOST_URL (http://localhost:3000);
+ * - nginx: the host image's config (deploy/nginx/host.conf.template, Debian's nginx, one worker)
+ *   on the same builds, in front of the same running API and remotes; skipped when `nginx` is not
+ *   installed, or with BENCH_COMPOSER_NGINX=off.
+ * For each: `/`, `/sign-up` and the page's own page-loader script, each for BENCH_SECONDS (10) at
+ * BENCH_CONNECTIONS (32) keep-alive connections (autocannon), after 2 s of warm-up. Any non-2xx
+ * answer or error is counted and printed: a fast server that answers errors is no figure.
+ * Prints a Markdown table. Machines are noisy: compare ratios measured in the same run.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import autocannon from 'autocannon';
+import { REMOTES } from '../tooling/remotes';
+import { freePort } from '../tooling/nginx-tests/nginx-under-test';
+import { remoteEntryVariable } from '../tooling/serve/runtime-config';
+import { nginxCommand, prepareNginx } from '../e2e/support/nginx';
+
+const HOST_URL = (process.env.BENCH_HOST_URL ?? 'http://localhost:3000').replace(/\/$/, '');
+const API_URL = (process.env.BENCH_API_URL ?? 'http://127.0.0.1:3004').replace(/\/$/, '');
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const WARM_UP_SECONDS = 2;
+
+interface Figure {
+  readonly server: string;
+  readonly path: string;
+  readonly perSecond: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  readonly bytes: number;
+  readonly failed: number;
+}
+
+async function measure(server: string, origin: string, path: string): Promise<Figure> {
+  const url = `${origin}${path}`;
+  const probe = await fetch(url);
+  const body = await probe.text();
+  if (!probe.ok) throw new Error(`${url} answered ${probe.status}: is the server running?`);
+  await autocannon({ url, connections: CONNECTIONS, duration: WARM_UP_SECONDS });
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS });
+  return {
+    server,
+    path,
+    perSecond: result.requests.average,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    bytes: Buffer.byteLength(body),
+    failed: result.non2xx + result.errors + result.timeouts,
+  };
+}
+
+/** The page's page-loader script: a static, hashed file the same server sends from disk. */
+async function staticFileOf(origin: string): Promise<string> {
+  const page = await (await fetch(`${origin}/sign-up`)).text();
+  const found = /src="(\/page-loader\.[0-9a-f]{8}\.js)"/.exec(page)?.[1];
+  if (!found) throw new Error(`${origin}/sign-up names no page-loader script`);
+  return found;
+}
+
+async function measureServer(server: string, origin: string): Promise<Figure[]> {
+  const staticPath = await staticFileOf(origin);
+  const figures: Figure[] = [];
+  for (const path of ['/', '/sign-up', staticPath]) {
+    figures.push(await measure(server, origin, path));
+    const last = figures[figures.length - 1];
+    if (last) console.error(`${server} ${path}: ${Math.round(last.perSecond)}/s`);
+  }
+  return figures;
+}
+
+async function withNginx<T>(run: (origin: string) => Promise<T>): Promise<T | undefined> {
+  if (process.env.BENCH_COMPOSER_NGINX === 'off' || spawnSync('nginx', ['-v']).status !== 0) return undefined;
+  const port = await freePort();
+  // The running host's remotes: nginx composes the same screens from the same origins.
+  const config = (await (await fetch(`${HOST_URL}/config.json`)).json()) as { remotes: Record<string, string> };
+  const overrides: Record<string, string> = { PORT: String(port), API_UPSTREAM: API_URL };
+  for (const remote of REMOTES) {
+    const entry = config.remotes[remote.name];
+    if (entry) overrides[remoteEntryVariable(remote.name)] = entry;
+  }
+  prepareNginx('host', overrides);
+  const { command, args } = nginxCommand('host');
+  const child = spawn(command, args, { stdio: 'inherit' });
+  const origin = `http://127.0.0.1:${port}`;
+  try {
+    for (let tries = 0; ; tries += 1) {
+      try {
+        if ((await fetch(`${origin}/config.json`)).ok) break;
+      } catch {
+        if (tries > 50) throw new Error('nginx did not start');
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    return await run(origin);
+  } finally {
+    child.kill('SIGQUIT');
+  }
+}
+
+async function main(): Promise<void> {
+  const figures = [...(await measureServer('Node composer', HOST_URL))];
+  const nginx = await withNginx((origin) => measureServer('nginx', origin));
+  if (nginx) figures.push(...nginx);
+  console.log(`\n${CONNECTIONS} connections, ${SECONDS} s each, after ${WARM_UP_SECONDS} s of warm-up\n`);
+  console.log('| server | path | bytes | per second | of the static file | p50 ms | p99 ms | failed |');
+  console.log('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+  for (const server of new Set(figures.map((figure) => figure.server))) {
+    const mine = figures.filter((figure) => figure.server === server);
+    const staticRate = mine[mine.length - 1]?.perSecond ?? Number.NaN;
+    for (const figure of mine)
+      console.log(
+        `| ${server} | ${figure.path} | ${figure.bytes} | ${Math.round(figure.perSecond)} | ` +
+          `${Math.round((100 * figure.perSecond) / staticRate)} % | ${figure.p50Ms} | ${figure.p99Ms} | ${figure.failed} |`,
+      );
+  }
+  if (figures.some((figure) => figure.failed > 0)) process.exitCode = 1;
+}
+
+void main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});
