@@ -5,7 +5,7 @@ import { buildPage } from './http/build-page';
 import { REPORT_PAGE } from './telemetry';
 
 /** Resolved at run time from node_modules: native or WASM parts, or large and plain CommonJS. */
-const EXTERNAL = ['@electric-sql/pglite', 'pg', 'express', 'express-rate-limit', 'esbuild'];
+const EXTERNAL = ['@electric-sql/pglite', 'pg', 'express', 'express-rate-limit', 'esbuild', '@aws-sdk/client-s3'];
 
 export const BUNDLE_PATH = path.resolve(__dirname, '..', 'dist', 'main.js');
 

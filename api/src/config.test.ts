@@ -84,6 +84,12 @@ describe('readConfig', () => {
     });
   });
 
+  it('takes an S3 bucket for the release state with PostgreSQL', () => {
+    expect(
+      readConfig({ RELEASE_STATE_STORE: 's3://sg-builds/builds', DATABASE_URL: 'postgres://db/x' }).releaseStateStore,
+    ).toBe('s3://sg-builds/builds');
+  });
+
   it('derives the release state key from the operator token when none is set, never the token itself', () => {
     const [key, ...others] = readConfig({ OPERATOR_TOKEN: 'o'.repeat(32) }).releaseStateKeys;
     expect(others).toEqual([]);
@@ -95,6 +101,8 @@ describe('readConfig', () => {
 
   it.each([
     [{ RELEASE_STATE_STORE: '.data/builds' }, 'RELEASE_STATE_STORE must be the build store'],
+    [{ RELEASE_STATE_STORE: 's3://sg-builds/builds' }, 'RELEASE_STATE_STORE=s3://… needs PostgreSQL (DATABASE_URL)'],
+    [{ RELEASE_STATE_STORE: 's3://', DATABASE_URL: 'postgres://db/x' }, 'or s3://bucket/prefix, got "s3://"'],
     [{ RELEASE_STATE_KEYS: 'k1:short' }, 'RELEASE_STATE_KEYS: the secret of key "k1" has fewer than 32 characters'],
   ])('refuses %p at start-up', (env, message) => {
     expect(() => readConfig(env)).toThrow(message);

@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
+import { parseS3Location } from '@special-gift/shared/builds';
 import { IDEMPOTENCY_KEY_DEFAULT_TTL_HOURS, SIGN_UP_OUTBOX_MAX_AGE_HOURS } from '@special-gift/shared/api';
 import { DEFAULT_LOCK_WAIT_MS } from './db/data-dir-lock';
 import type { DatabaseConfig } from './db/open-database';
@@ -165,10 +166,22 @@ function readStateKeys(value: string | undefined, operatorToken: string | undefi
   return [localStateKey(operatorToken, sign)];
 }
 
-function parseStateStore(value: string | undefined): string | undefined {
+function parseStateStore(value: string | undefined, engine: 'pglite' | 'postgres'): string | undefined {
   if (value === undefined || value === '') return undefined;
+  const s3 = parseS3Location(value);
+  if (s3) {
+    // A publish holds the head's row lock while it writes; PGlite has one connection, so a slow
+    // bucket would hold every sign-up behind it. PGlite is the one-process setup: its store is a folder.
+    if (engine === 'pglite')
+      throw new Error(
+        "RELEASE_STATE_STORE=s3://… needs PostgreSQL (DATABASE_URL); with PGlite, give the build store's folder",
+      );
+    return value;
+  }
   if (!path.isAbsolute(value))
-    throw new Error(`RELEASE_STATE_STORE must be the build store's folder as an absolute path, got "${value}"`);
+    throw new Error(
+      `RELEASE_STATE_STORE must be the build store's folder as an absolute path, or s3://bucket/prefix, got "${value}"`,
+    );
   return value;
 }
 
@@ -215,7 +228,7 @@ export function readConfig(env: Readonly<Record<string, string | undefined>>): A
     pageTokenKey: readPageTokenKey(env.PAGE_TOKEN_KEY),
     pageTokensPerMinute: parseInteger('PAGE_TOKENS_PER_MINUTE', env.PAGE_TOKENS_PER_MINUTE, 60, 0, 1_000_000),
     rolloutRule: rolloutRuleFromEnv(env),
-    releaseStateStore: parseStateStore(env.RELEASE_STATE_STORE),
+    releaseStateStore: parseStateStore(env.RELEASE_STATE_STORE, env.DATABASE_URL ? 'postgres' : 'pglite'),
     releaseStateKeys: readStateKeys(env.RELEASE_STATE_KEYS, env.OPERATOR_TOKEN || undefined),
   };
 }

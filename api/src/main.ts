@@ -9,7 +9,7 @@ import { Lifecycle } from './http/lifecycle';
 import { jsonLineLogger as log } from './http/logger';
 import { createApiServer } from './http/protocol-errors';
 import { warmUp } from './signups';
-import { DirectoryStateStore, StatePublisher } from './releases';
+import { openStateStore, StatePublisher } from './releases';
 import { purgeTelemetry, ROUTE_OWNERS, TelemetryStore } from './telemetry';
 
 const PURGE_EVERY_MS = 15 * 60_000;
@@ -33,7 +33,7 @@ async function main(): Promise<void> {
   const releaseState = new StatePublisher({
     db,
     environment: config.releaseEnvironment,
-    store: config.releaseStateStore === undefined ? undefined : new DirectoryStateStore(config.releaseStateStore),
+    store: config.releaseStateStore === undefined ? undefined : openStateStore(config.releaseStateStore),
     keys: config.releaseStateKeys,
     log,
   });

@@ -3,6 +3,8 @@ import { parsePageBuilds } from '@special-gift/shared/composition';
 import { HOST_URL, PROJECT, RELEASE_TOOL as tool, podman, startReleaseTool, waitUntil } from './stack';
 
 const SIGNUP_URL = `http://localhost:${process.env.SG_SIGNUP_PORT ?? '6302'}`;
+/** The S3 stand-in's published port, read anonymously as a composer reads the bucket. */
+const S3_URL = `http://localhost:${process.env.SG_S3_PORT ?? '6309'}`;
 
 /** The release tool in a CI container on the stack's network, by the compose services' names. */
 const ciJob = (network: string) =>
@@ -54,9 +56,18 @@ test('publish from anywhere: a CI container with no shared volume publishes to S
     );
 
     try {
-      await ci.run(`${tool} release signup ${a.buildId} --reason "stack test"`);
+      const released = await ci.run(`${tool} release signup ${a.buildId} --reason "stack test"`);
       const releasedMs = await waitUntil('pages to compose the released build', () => followed(a.buildId));
       console.log(`stack: release → new pages on build ${a.buildId} in ${releasedMs} ms`);
+      // The API wrote the release state into the bucket before it answered, and the tool said so.
+      const serial = Number(/state (\d+), served to new pages within 2 s/.exec(released)?.[1]);
+      expect(serial, released).toBeGreaterThan(0);
+      const current = (await (
+        await request.get(`${S3_URL}/sg-builds/builds/_state/production/current.json`)
+      ).json()) as {
+        serial: number;
+      };
+      expect(current.serial).toBe(serial);
       // Both API replicas answer the same snapshot: the pointer is in PostgreSQL.
       for (let i = 0; i < 10; i++) {
         const snapshot = await request.get(`${HOST_URL}/api/v1/releases/snapshot?bucket=${i * 10}`);

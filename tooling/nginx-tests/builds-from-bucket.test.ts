@@ -10,7 +10,7 @@ import { type Socket } from 'node:dgram';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { s3ClientConfig } from '../../release-cli/src/store/s3-store';
+import { s3ClientConfig } from '@special-gift/shared/builds';
 import { type RunningS3, S3RVER_CREDENTIALS, startS3Server } from '../../release-cli/test/s3-server';
 import { resolverOf, type RunningNginx, startDnsServer, startNginx } from './nginx-under-test';
 

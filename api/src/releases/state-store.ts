@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
+import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { IMMUTABLE, parseS3Location, s3ClientConfig, type S3Location } from '@special-gift/shared/builds';
 
 /**
  * Where the release state is written (docs/releases.md, "Release state"): the build store's
@@ -70,4 +72,54 @@ export class DirectoryStateStore implements StateStore {
     if (!resolved.startsWith(path.resolve(this.location) + path.sep)) throw new Error(`"${key}" is not in the store.`);
     return resolved;
   }
+}
+
+/**
+ * The object store of the images (`RELEASE_STATE_STORE=s3://bucket/prefix`, the build store's
+ * bucket): the AWS SDK with the standard settings (`s3ClientConfig`). A state object is sent with a
+ * year's immutable cache, `current.json` with `no-cache`, so a CDN in front revalidates it. A PUT is
+ * atomic: a reader gets the old object or the new.
+ */
+export class S3StateStore implements StateStore {
+  readonly location: string;
+
+  constructor(
+    private readonly where: S3Location,
+    private readonly client: S3Client = new S3Client(s3ClientConfig(process.env)),
+  ) {
+    this.location = `s3://${where.bucket}${where.prefix ? `/${where.prefix}` : ''}`;
+  }
+
+  async put(key: string, body: string, { immutable }: { readonly immutable: boolean }): Promise<void> {
+    await this.client.send(
+      new PutObjectCommand({
+        Bucket: this.where.bucket,
+        Key: this.keyOf(key),
+        Body: body,
+        ContentType: 'application/json; charset=utf-8',
+        CacheControl: immutable ? IMMUTABLE : 'no-cache',
+      }),
+    );
+  }
+
+  async get(key: string): Promise<string | null> {
+    try {
+      const answer = await this.client.send(new GetObjectCommand({ Bucket: this.where.bucket, Key: this.keyOf(key) }));
+      return (await answer.Body?.transformToString('utf-8')) ?? '';
+    } catch (error) {
+      const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+      if (status === 404 || (error as { name?: string }).name === 'NoSuchKey') return null;
+      throw error;
+    }
+  }
+
+  private keyOf(key: string): string {
+    return this.where.prefix ? `${this.where.prefix}/${key}` : key;
+  }
+}
+
+/** The store a `RELEASE_STATE_STORE` value names: `s3://bucket/prefix`, else an absolute folder. */
+export function openStateStore(location: string): StateStore {
+  const s3 = parseS3Location(location);
+  return s3 ? new S3StateStore(s3) : new DirectoryStateStore(location);
 }

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { computeBuild, listBuildFiles, type BuildContent } from '../build-id';
 import { changedWhilePublishing, type BuildStore, type StoredBuild } from './store-interface';
 import { Refusal } from '../integrity';
-import { openS3BuildStore, parseS3Location } from './s3-store';
+import { parseS3Location } from '@special-gift/shared/builds';
+import { openS3BuildStore } from './s3-store';
 
 type Env = Readonly<Record<string, string | undefined>>;
 

@@ -8,26 +8,13 @@ import {
   ListObjectsV2Command,
   PutObjectCommand,
   S3Client,
-  type S3ClientConfig,
 } from '@aws-sdk/client-s3';
+import { IMMUTABLE, s3ClientConfig, type S3Location } from '@special-gift/shared/builds';
 import type { BuildContent } from '../build-id';
 import { changedWhilePublishing, type BuildStore, type StoredBuild } from './store-interface';
 import { Refusal } from '../integrity';
 
 type Env = Readonly<Record<string, string | undefined>>;
-
-export interface S3Location {
-  readonly bucket: string;
-  /** Without leading or trailing `/`; may be empty. */
-  readonly prefix: string;
-}
-
-/** `s3://bucket/prefix` → its parts; anything else (a path) → undefined. */
-export function parseS3Location(value: string): S3Location | undefined {
-  const match = /^s3:\/\/([^/]+)\/?(.*)$/.exec(value);
-  if (!match) return undefined;
-  return { bucket: match[1] ?? '', prefix: (match[2] ?? '').replace(/^\/+|\/+$/g, '') };
-}
 
 /**
  * The object that makes a build present: its file list, written after every file. Publish checks
@@ -35,8 +22,7 @@ export function parseS3Location(value: string): S3Location | undefined {
  */
 export const BUILD_MANIFEST = '.sg-build.json';
 
-/** Every published object: an id never names other bytes, so browsers and CDNs keep it a year. */
-export const IMMUTABLE = 'public, max-age=31536000, immutable';
+export { IMMUTABLE };
 
 const CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.js': 'text/javascript; charset=utf-8',
@@ -57,36 +43,6 @@ export function contentTypeOf(file: string): string {
 
 /** Uploads at once per publish: enough to hide each PUT's latency, few enough for a CI runner. */
 const PARALLEL_UPLOADS = 8;
-
-/**
- * The client from the SDK's standard settings (AWS_REGION, AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY
- * or any other link of the credential chain, AWS_ENDPOINT_URL_S3 / AWS_ENDPOINT_URL), so AWS S3,
- * MinIO, R2 and GCS's S3 API all work. With an endpoint of its own (anything but AWS) requests use
- * path-style URLs (`<endpoint>/<bucket>/<key>`), which they all accept; SG_S3_PATH_STYLE=false|true
- * overrides that.
- */
-export function s3ClientConfig(env: Env): S3ClientConfig {
-  const endpoint = env.AWS_ENDPOINT_URL_S3 || env.AWS_ENDPOINT_URL;
-  const region = env.AWS_REGION || env.AWS_DEFAULT_REGION;
-  const accessKeyId = env.AWS_ACCESS_KEY_ID;
-  const secretAccessKey = env.AWS_SECRET_ACCESS_KEY;
-  return {
-    forcePathStyle: env.SG_S3_PATH_STYLE ? env.SG_S3_PATH_STYLE === 'true' : Boolean(endpoint),
-    ...(endpoint ? { endpoint } : {}),
-    ...(region ? { region } : {}),
-    // Given explicitly only when set in the tool's environment (tests pass their own); otherwise the
-    // SDK's chain finds them (profiles, SSO, web identity in CI, instance roles).
-    ...(accessKeyId && secretAccessKey
-      ? {
-          credentials: {
-            accessKeyId,
-            secretAccessKey,
-            ...(env.AWS_SESSION_TOKEN ? { sessionToken: env.AWS_SESSION_TOKEN } : {}),
-          },
-        }
-      : {}),
-  };
-}
 
 export function openS3BuildStore(location: S3Location, env: Env): S3BuildStore {
   return new S3BuildStore(location, new S3Client(s3ClientConfig(env)));

@@ -8,7 +8,8 @@ import { S3RVER_CREDENTIALS, startS3Server, type RunningS3 } from '../../test/s3
 import { computeBuild, type BuildContent } from '../build-id';
 import type { BuildStore } from './store-interface';
 import { Refusal } from '../integrity';
-import { BUILD_MANIFEST, IMMUTABLE, openS3BuildStore, parseS3Location, s3ClientConfig } from './s3-store';
+import { parseS3Location, s3ClientConfig } from '@special-gift/shared/builds';
+import { BUILD_MANIFEST, IMMUTABLE, openS3BuildStore } from './s3-store';
 import { openBuildStore } from './open-store';
 import { writeMinimalDist } from '../test-dist';
 

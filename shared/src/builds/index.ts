@@ -56,3 +56,5 @@ export function formatPageBuilds(builds: Readonly<Record<string, string>>): stri
     })
     .join(',');
 }
+
+export { IMMUTABLE, parseS3Location, s3ClientConfig, type S3ClientSettings, type S3Location } from './s3';
