@@ -92,7 +92,10 @@ test("a team's CI publishes its dist and releases it with the packed tool; new p
   const released = sgRelease('release', 'signup', buildId, '--reason', 'team CI: release');
   expect(released.stderr).toBe('');
   expect(released.status).toBe(0);
-  expect(released.stdout).toMatch(new RegExp(`^signup: live ${buildId} \\(revision \\d+\\)\\n$`));
+  // The suite's API writes the release state to the build store: the tool waits until it is there.
+  expect(released.stdout).toMatch(
+    new RegExp(`^signup: live ${buildId} \\(revision \\d+, state \\d+, served to new pages within 2 s\\)\\n$`),
+  );
 
   const history = sgRelease('history', 'signup', '--json');
   expect((JSON.parse(history.stdout) as { pointer: ReleasePointer | null }).pointer?.live).toBe(buildId);
