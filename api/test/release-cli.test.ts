@@ -37,6 +37,8 @@ const TOKEN = 'cli-test-operator-token-0123456789abcdef';
 let api: TestServer;
 let host: Server;
 let hostMajor = 1;
+/** The live host's contract version; by default `<major>.0.0`. */
+let hostVersion: string | undefined;
 let hostUrl = '';
 let work: string;
 
@@ -59,7 +61,7 @@ beforeAll(async () => {
   host = createServer((req, res) => {
     if (req.url !== '/build-info.json') return void res.writeHead(404).end();
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ contractMajor: hostMajor, contractVersion: `${hostMajor}.0.0` }));
+    res.end(JSON.stringify({ contractMajor: hostMajor, contractVersion: hostVersion ?? `${hostMajor}.0.0` }));
   });
   await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve));
   hostUrl = `http://127.0.0.1:${(host.address() as AddressInfo).port}`;
@@ -380,5 +382,36 @@ describe('npm run release', () => {
     expect((await asCi()).code).toBe(0);
     expect((await release('token', 'revoke', ci.id)).code).toBe(0);
     expect((await asCi()).code).toBe(1);
+  });
+  it('refuses a build made against a newer contract minor than the live host provides, and takes it once the host has it', async () => {
+    const dist = copyOfSignupDist('newer-minor');
+    const manifestPath = path.join(dist, 'mf-manifest.json');
+    const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as {
+      shared: Array<{ name: string; version: string }>;
+    };
+    const contract = manifest.shared.find((shared) => shared.name === '@special-gift/shared');
+    expect(contract?.version).toBe('1.0.0');
+    if (contract) contract.version = '1.1.0';
+    writeFileSync(manifestPath, JSON.stringify(manifest));
+    const published = await release('publish', 'signup', '--dist', dist);
+    expect(published.code).toBe(0);
+    const newer = published.out.trim();
+
+    const refused = await release('canary', 'signup', newer, '--percent', '5');
+    expect(refused.code).toBe(1);
+    expect(refused.err).toContain(
+      `build ${newer} of signup was built against contract 1.1.0, newer than the live host's 1.0.0`,
+    );
+    expect((await release('history', 'signup', '--json')).out).not.toContain(`"canary":"${newer}"`);
+
+    hostVersion = '1.1.0';
+    try {
+      expect(await release('canary', 'signup', newer, '--percent', '5', '--reason', 'host has 1.1')).toMatchObject({
+        code: 0,
+      });
+    } finally {
+      hostVersion = undefined;
+    }
+    expect((await release('abort', 'signup')).code).toBe(0);
   });
 });

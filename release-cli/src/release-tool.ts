@@ -1,4 +1,5 @@
 import path from 'node:path';
+import semver from 'semver';
 import { ROLES, type Role } from '@special-gift/shared/api';
 import { REMOTES, type RemoteApp } from '../../tooling/remotes';
 import { type CommandLine, parseCommandLine, UsageError } from './arguments';
@@ -89,8 +90,14 @@ function expectArgs(args: ParsedArgs, count: number): void {
   if (args.positionals.length > count) throw new UsageError(`unexpected argument "${args.positionals[count] ?? ''}"`);
 }
 
-/** The contract major of the host that is live, from the `build-info.json` its build emits. */
-async function liveHostContractMajor(hostUrl: string): Promise<number> {
+/** The package whose version a remote was built against, and a host provides: the contract. */
+const CONTRACT_PACKAGE = '@special-gift/shared';
+
+/**
+ * The contract of the host that is live, from the `build-info.json` its build emits: its major and
+ * its version (absent from a host built before it was recorded: then only the major is checked).
+ */
+async function liveHostContract(hostUrl: string): Promise<{ major: number; version: string | undefined }> {
   const url = `${hostUrl.replace(/\/$/, '')}/build-info.json`;
   let response: Response;
   try {
@@ -98,10 +105,13 @@ async function liveHostContractMajor(hostUrl: string): Promise<number> {
   } catch (error) {
     throw new Refusal(`cannot read the live host's contract major from ${url} (${String(error)}); set SG_HOST_URL`);
   }
-  const body = (await response.json().catch(() => undefined)) as { contractMajor?: unknown } | undefined;
+  const body = (await response.json().catch(() => undefined)) as
+    { contractMajor?: unknown; contractVersion?: unknown } | undefined;
   if (!response.ok || typeof body?.contractMajor !== 'number')
     throw new Refusal(`${url} answered ${response.status} without a contractMajor: is the host's build current?`);
-  return body.contractMajor;
+  const version =
+    typeof body.contractVersion === 'string' ? (semver.valid(body.contractVersion) ?? undefined) : undefined;
+  return { major: body.contractMajor, version };
 }
 
 /** Runs one command line; resolves with the exit code. */
@@ -163,12 +173,21 @@ async function run(args: ParsedArgs, context: ToolContext): Promise<number> {
     const build = state.builds.find((candidate) => candidate.buildId === buildId && candidate.purgedAt === null);
     if (!build)
       throw new Refusal(`build ${buildId} of ${remote.name} is not published (or was purged): publish it first`);
-    const hostMajor = await liveHostContractMajor(hostUrl);
-    if (build.contractMajor !== hostMajor)
+    const host = await liveHostContract(hostUrl);
+    if (build.contractMajor !== host.major)
       throw new Refusal(
         `build ${buildId} of ${remote.name} was built for contract major ${build.contractMajor}, but the live host ` +
-          `(${hostUrl}) is on contract major ${hostMajor}: the host would refuse it. Release a host on major ` +
-          `${build.contractMajor} first, or rebuild ${remote.name} against major ${hostMajor}.`,
+          `(${hostUrl}) is on contract major ${host.major}: the host would refuse it. Release a host on major ` +
+          `${build.contractMajor} first, or rebuild ${remote.name} against major ${host.major}.`,
+      );
+    // Within a major, a remote built against a newer minor may use what the live host does not
+    // provide yet (the host's shared singleton is what it runs with): refused before any user gets it.
+    const needed = semver.valid(build.sharedVersions?.[CONTRACT_PACKAGE] ?? null);
+    if (needed !== null && host.version !== undefined && semver.gt(needed, host.version))
+      throw new Refusal(
+        `build ${buildId} of ${remote.name} was built against contract ${needed}, newer than the live host's ` +
+          `${host.version} (${hostUrl}): it may use what that host does not provide. Release a host built against ` +
+          `${needed} or later first, or rebuild ${remote.name} against ${host.version}.`,
       );
   };
 
