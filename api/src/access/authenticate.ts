@@ -3,7 +3,7 @@ import type { Database } from '../db/database';
 import { ApiError } from '../http/api-error';
 import { authFailureRateLimit } from '../http/rate-limit';
 import { sameSecret } from '../http/signing';
-import { CHANNELS, type Channel, type NewAuditEntry } from './audit-store';
+import { CLIENT_CHANNELS, type Channel, type NewAuditEntry } from './audit-store';
 import { findLiveToken, ROLES, type Role } from './token-store';
 
 /** Who is acting: a scoped token, or the operator credential (`OPERATOR_TOKEN`), an admin of every remote. */
@@ -126,11 +126,14 @@ export function authorize(res: Response, remote: string | null, role: Role, doin
   return principal;
 }
 
-/** `Sg-Channel`: where the change was made (console, cli or ci); the CLI sends `ci` when `CI` is set. Informative only. */
+/**
+ * `Sg-Channel`: where the change was made (console, cli or ci); the CLI sends `ci` when `CI` is set.
+ * Informative only, and never `system`, which is the runners' own.
+ */
 export function channelOf(req: Request): Channel {
   const value = req.get('sg-channel') ?? 'cli';
-  if (!(CHANNELS as readonly string[]).includes(value))
-    throw new ApiError(400, 'bad_request', `\`Sg-Channel\` must be one of ${CHANNELS.join(', ')}.`);
+  if (!(CLIENT_CHANNELS as readonly string[]).includes(value))
+    throw new ApiError(400, 'bad_request', `\`Sg-Channel\` must be one of ${CLIENT_CHANNELS.join(', ')}.`);
   return value as Channel;
 }
 

@@ -48,11 +48,23 @@ export const AUDIT_ACTIONS = [
   'unlock',
   'token-create',
   'token-revoke',
+  // Rollouts (docs/rollouts.md): a person's start and controls, and the runner's own moves.
+  'rollout-start',
+  'rollout-gate',
+  'rollout-step',
+  'rollout-approve',
+  'rollout-pause',
+  'rollout-resume',
+  'rollout-skip',
+  'rollout-abort',
+  'rollout-end',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /** Where a change was made (`Sg-Channel`): informative, it grants nothing. */
-export const CHANNELS = ['console', 'cli', 'ci'] as const;
+export const CLIENT_CHANNELS = ['console', 'cli', 'ci'] as const;
+/** `system`: the rollout and gate runners' own changes; a client can never claim it. */
+export const CHANNELS = [...CLIENT_CHANNELS, 'system'] as const;
 export type Channel = (typeof CHANNELS)[number];
 
 export interface AuditEntry {
@@ -87,6 +99,8 @@ export const ROLE_NEEDED = {
   preview: 'deployer',
   lock: 'deployer',
   unlock: 'deployer',
+  rollout: 'deployer',
+  approve: 'deployer',
   tokens: 'admin',
 } as const satisfies Record<string, Role>;
 export type AccessAction = keyof typeof ROLE_NEEDED;

@@ -50,6 +50,12 @@ export const API_ERROR_CODES = [
   // Page tokens (docs/telemetry.md).
   'page_tokens_off',
   'builds_not_served',
+  // Rollouts (docs/rollouts.md).
+  'rollout_conflict',
+  'rollout_refused',
+  'rollout_in_progress',
+  'invalid_rollout_plan',
+  'gate_job_gone',
 ] as const;
 export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
 
@@ -134,6 +140,7 @@ export {
   actionsOf,
   AUDIT_ACTIONS,
   CHANNELS,
+  CLIENT_CHANNELS,
   ROLE_NEEDED,
   ROLES,
   type AccessAction,
@@ -160,6 +167,34 @@ export {
   type ReleaseLock,
   type ReleaseStateAnswer,
 } from './releases';
+
+export {
+  FINISHED_ROLLOUT_STATES,
+  GATE_OUTCOMES,
+  GATE_RUNNER_ACTOR,
+  ROLLOUT_CONTROLS,
+  ROLLOUT_EVENT_KINDS,
+  ROLLOUT_GATES,
+  ROLLOUT_PROPERTIES,
+  ROLLOUT_RUNNER_ACTOR,
+  ROLLOUT_STATES,
+  type GateJob,
+  type GateOutcome,
+  type GateResult,
+  type Rollout,
+  type RolloutControl,
+  type RolloutControlRequest,
+  type RolloutDetail,
+  type RolloutEvent,
+  type RolloutEventKind,
+  type RolloutGate,
+  type RolloutGateName,
+  type RolloutGateState,
+  type RolloutPlan,
+  type RolloutStartRequest,
+  type RolloutState,
+  type RolloutStep,
+} from './rollouts';
 
 /** How long the API replays an `Idempotency-Key`'s answer unless `IDEMPOTENCY_KEY_TTL_HOURS` says otherwise. */
 export const IDEMPOTENCY_KEY_DEFAULT_TTL_HOURS = 24;
