@@ -11,6 +11,7 @@ import type {
   ReleaseLock,
   ReleasePointer,
   ReleaseStateAnswer,
+  ReleaseStateReport,
 } from '@special-gift/shared/api';
 import { Refusal } from './integrity';
 
@@ -28,12 +29,7 @@ export interface ActionAnswer {
 }
 
 /** `GET /v1/releases/state`: the latest serial, and the latest the store has. */
-export interface StateStatus {
-  readonly store: string | null;
-  readonly serial: number;
-  readonly publishedSerial: number;
-  readonly lastError: { readonly message: string; readonly at: string } | null;
-}
+export type StateStatus = ReleaseStateReport;
 
 export interface RemoteState {
   readonly pointer: Pointer | null;

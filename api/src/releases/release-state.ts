@@ -1,3 +1,4 @@
+import type { ReleaseStateStatus } from '@special-gift/shared/api';
 import { createHash } from 'node:crypto';
 import {
   pageIntegrityOf,
@@ -71,16 +72,7 @@ export async function recordReleaseState(tx: Queryable, environment: string, now
   return serial;
 }
 
-/** Where an environment's state stands: the latest recorded, and the latest the store has. */
-export interface StateStatus {
-  readonly serial: number;
-  readonly publishedSerial: number;
-  readonly publishedKeyId: string | null;
-  readonly publishedAt: string | null;
-  readonly lastError: { readonly message: string; readonly at: string } | null;
-  /** The last time the store held other objects than those written, and why (repaired since, or being). */
-  readonly drift: { readonly reason: string; readonly at: string } | null;
-}
+export type StateStatus = ReleaseStateStatus;
 
 export async function readStateStatus(db: Queryable, environment: string): Promise<StateStatus> {
   const result = await db.query<{

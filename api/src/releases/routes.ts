@@ -1,3 +1,4 @@
+import type { ReleaseStateReport } from '@special-gift/shared/api';
 import { Router } from 'express';
 import type { Access } from '../access';
 import { methodNotAllowed } from '../http/method-not-allowed';
@@ -36,7 +37,12 @@ export function releaseRoutes({
   router
     .route('/v1/releases/state')
     .get(...access.authenticate(), async (_req, res) => {
-      res.json({ environment, store: publisher.location ?? null, ...(await readStateStatus(db, environment)) });
+      const report: ReleaseStateReport = {
+        environment,
+        store: publisher.location ?? null,
+        ...(await readStateStatus(db, environment)),
+      };
+      res.json(report);
     })
     .all(methodNotAllowed(['GET', 'HEAD']));
   router

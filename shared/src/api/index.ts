@@ -166,6 +166,8 @@ export {
   type ReleasePointer,
   type ReleaseLock,
   type ReleaseStateAnswer,
+  type ReleaseStateReport,
+  type ReleaseStateStatus,
 } from './releases';
 
 export {

@@ -76,6 +76,23 @@ export interface ReleaseStateAnswer {
   readonly error?: string;
 }
 
+/** Where an environment's release state stands: the latest recorded, and the latest the store has. */
+export interface ReleaseStateStatus {
+  readonly serial: number;
+  readonly publishedSerial: number;
+  readonly publishedKeyId: string | null;
+  readonly publishedAt: string | null;
+  readonly lastError: { readonly message: string; readonly at: string } | null;
+  /** The last time the store held other objects than those written, and why (repaired since, or being). */
+  readonly drift: { readonly reason: string; readonly at: string } | null;
+}
+
+/** `GET /v1/releases/state`: the status, with the environment and where states are written (null: none). */
+export interface ReleaseStateReport extends ReleaseStateStatus {
+  readonly environment: string;
+  readonly store: string | null;
+}
+
 /** A frozen pointer: release, canary, promote and detach are refused while it holds (docs/access.md). */
 export interface ReleaseLock {
   readonly reason: string;

@@ -40,7 +40,12 @@ export const ROLLOUT_STATES = [
 ] as const;
 export type RolloutState = (typeof ROLLOUT_STATES)[number];
 /** The states a rollout ends in: it never leaves them. */
-export const FINISHED_ROLLOUT_STATES = ['succeeded', 'rolled_back', 'failed', 'aborted'] as const satisfies readonly RolloutState[];
+export const FINISHED_ROLLOUT_STATES = [
+  'succeeded',
+  'rolled_back',
+  'failed',
+  'aborted',
+] as const satisfies readonly RolloutState[];
 
 /** The gates, in the order they run: a failed one ends the rollout with no pointer written. */
 export const ROLLOUT_GATES = ['contract', 'integrity', 'acceptance'] as const;
