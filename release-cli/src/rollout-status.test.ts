@@ -217,6 +217,10 @@ describe('rollout status', () => {
     expect(formatEvent(stepping.events[2]!)).toBe(
       '2026-11-28T10:40:00.000Z step (step 2, 5 %) by rollout runner: advance',
     );
+    const atGates = { ...stepping.events[0]!, kind: 'gate-passed' as const, stepIndex: -1, actor: 'gate runner' };
+    expect(formatEvent({ ...atGates, reason: 'contract' })).toBe(
+      '2026-11-28T10:00:00.000Z gate-passed by gate runner: contract',
+    );
     expect(formatEvent(stepping.events[0]!)).toBe('2026-11-28T10:00:00.000Z started by signup CI: new card scan');
   });
 

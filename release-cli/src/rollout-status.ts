@@ -51,10 +51,10 @@ export function describeRollout(rollout: Rollout): string {
   }
 }
 
-/** A timeline line: when, what, at which step and share, by whom, why. */
+/** A timeline line: when, what, at which step and share (none at the gates: -1), by whom, why. */
 export function formatEvent(event: RolloutEvent): string {
   const where =
-    event.stepIndex === null
+    event.stepIndex === null || event.stepIndex < 0
       ? ''
       : ` (step ${event.stepIndex + 1}${event.percent === null ? '' : `, ${event.percent} %`})`;
   return `${event.at} ${event.kind}${where} by ${event.actor}${event.reason === '' ? '' : `: ${event.reason}`}`;
@@ -146,7 +146,7 @@ export function formatRolloutStatus(detail: RolloutDetail, now: Date): string {
         String(event.seq),
         event.at,
         event.kind,
-        event.stepIndex === null ? '' : String(event.stepIndex + 1),
+        event.stepIndex === null || event.stepIndex < 0 ? '' : String(event.stepIndex + 1),
         event.percent === null ? '' : `${event.percent} %`,
         event.actor,
         event.reason,
