@@ -5,13 +5,11 @@
 // tested here is the tool and the routes it calls.
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AuditEntry, Rollout, RolloutDetail } from '@special-gift/shared/api';
-import { runReleaseTool } from '../../release-cli/src/release-tool';
 import type * as NativePglite from './support/native-pglite';
+import { REPO_ROOT, runToolWith, startLiveHost } from './support/release-tool';
 import { startTestServer, type TestServer } from './support/test-server';
 
 jest.mock('@electric-sql/pglite', () =>
@@ -21,12 +19,11 @@ jest.mock('@electric-sql/pglite', () =>
 // Building remote-signup, when its dist is missing, takes a minute on a busy machine.
 jest.setTimeout(240_000);
 
-const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const SIGNUP_DIST = path.join(REPO_ROOT, 'remote-signup', 'dist');
 const TOKEN = 'cli-rollout-test-operator-token-0123456789';
 
 let api: TestServer;
-let host: Server;
+let host: Awaited<ReturnType<typeof startLiveHost>>;
 let hostMajor = 1;
 let hostUrl = '';
 let work: string;
@@ -36,24 +33,15 @@ let candidate = '';
 /** A deployer token of signup, minted by the operator: the team's CI, which starts rollouts. */
 let ciToken = '';
 
-async function runTool(argv: readonly string[], env: Record<string, string> = {}) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runReleaseTool(argv, {
-    workDir: REPO_ROOT,
-    env: {
-      SG_RELEASE_API: api.baseUrl,
-      OPERATOR_TOKEN: TOKEN,
-      SG_BUILD_STORE: path.join(work, 'store'),
-      SG_HOST_URL: hostUrl,
-      SG_ROLLOUT_POLL_S: '0.2',
-      ...env,
-    },
-    out: (line) => out.push(line),
-    err: (line) => err.push(line),
+const runTool = (argv: readonly string[], env: Record<string, string> = {}) =>
+  runToolWith(argv, {
+    SG_RELEASE_API: api.baseUrl,
+    OPERATOR_TOKEN: TOKEN,
+    SG_BUILD_STORE: path.join(work, 'store'),
+    SG_HOST_URL: hostUrl,
+    SG_ROLLOUT_POLL_S: '0.2',
+    ...env,
   });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
 
 const asOperator = (...argv: string[]) => runTool(argv);
 const asCi = (...argv: string[]) => runTool(argv, { SG_RELEASE_TOKEN: ciToken, CI: 'true' });
@@ -86,13 +74,8 @@ beforeAll(async () => {
     execFileSync('npm', ['run', 'build', '-w', 'remote-signup'], { cwd: REPO_ROOT, stdio: 'ignore' });
   work = mkdtempSync(path.join(tmpdir(), 'sg-release-rollout-'));
   api = await startTestServer({ operatorToken: TOKEN });
-  host = createServer((req, res) => {
-    if (req.url !== '/build-info.json') return void res.writeHead(404).end();
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ contractMajor: hostMajor, contractVersion: `${hostMajor}.0.0` }));
-  });
-  await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve));
-  hostUrl = `http://127.0.0.1:${(host.address() as AddressInfo).port}`;
+  host = await startLiveHost(() => ({ contractMajor: hostMajor, contractVersion: `${hostMajor}.0.0` }));
+  hostUrl = host.url;
 
   // A live build to compare against, and a candidate.
   const published = await asOperator('publish', 'signup');
@@ -111,7 +94,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await new Promise((resolve) => host?.close(resolve));
+  await host?.close();
   await api?.close();
   rmSync(work, { recursive: true, force: true });
 });
