@@ -100,6 +100,9 @@ async function run(args: ParsedArgs, context: ToolContext): Promise<number> {
     out(USAGE);
     return args.command === '' ? 2 : 0;
   }
+  // Not silently ignored: `release … --wait` must not look as if it waited.
+  const rolloutOnly = Object.keys(ROLLOUT_OPTIONS).find((name) => name in args.values);
+  if (args.command !== 'rollout' && rolloutOnly !== undefined) throw new UsageError(`--${rolloutOnly} is for rollout`);
   // A team's CI holds a token scoped to its remote; the operator's is the local default.
   const token = env.SG_RELEASE_TOKEN || env.OPERATOR_TOKEN || readOrCreateOperatorToken(context.workDir);
   const api = new ReleaseApi(env.SG_RELEASE_API || 'http://127.0.0.1:3004', token, undefined, channelFrom(env));

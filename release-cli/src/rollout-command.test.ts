@@ -318,6 +318,9 @@ describe('rollout against a stand-in API', () => {
       expect(approve).toMatchObject({ code: 1 });
       expect(approve.err).toBe('release: refused: four eyes: a token other than the starter approves (403 forbidden)');
       expect(api.requests.filter((request) => request.url.endsWith('/approve'))).toHaveLength(1);
+      const notRollout = await api.run('release', 'signup', BUILD, '--wait');
+      expect(notRollout.code).toBe(2);
+      expect(notRollout.err).toMatch(/^release: --wait is for rollout\n/);
       const usage = await api.run('rollout', 'skip', 'signup');
       expect(usage.code).toBe(2);
       expect(usage.err).toMatch(/^release: rollout skip needs --reason <text>\n\nUsage: sg-release/);
