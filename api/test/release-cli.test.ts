@@ -14,13 +14,13 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { runReleaseTool } from '../../release-cli/src/release-tool';
 import { DirectoryStateStore } from '../src/releases/state-store';
 import type * as NativePglite from './support/native-pglite';
+import { REPO_ROOT, runToolWith, startLiveHost, type ToolRun } from './support/release-tool';
 import { startTestServer, type TestServer } from './support/test-server';
 
 jest.mock('@electric-sql/pglite', () =>
@@ -30,12 +30,11 @@ jest.mock('@electric-sql/pglite', () =>
 // Building remote-signup, when its dist is missing, takes a minute on a busy machine.
 jest.setTimeout(240_000);
 
-const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const SIGNUP_DIST = path.join(REPO_ROOT, 'remote-signup', 'dist');
 const TOKEN = 'cli-test-operator-token-0123456789abcdef';
 
 let api: TestServer;
-let host: Server;
+let host: Awaited<ReturnType<typeof startLiveHost>>;
 let hostMajor = 1;
 /** The live host's contract version; by default `<major>.0.0`. */
 let hostVersion: string | undefined;
@@ -58,36 +57,23 @@ beforeAll(async () => {
     },
   });
   // The live host, as far as the tool is concerned: its build-info.json.
-  host = createServer((req, res) => {
-    if (req.url !== '/build-info.json') return void res.writeHead(404).end();
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ contractMajor: hostMajor, contractVersion: hostVersion ?? `${hostMajor}.0.0` }));
-  });
-  await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve));
-  hostUrl = `http://127.0.0.1:${(host.address() as AddressInfo).port}`;
+  host = await startLiveHost(() => ({ contractMajor: hostMajor, contractVersion: hostVersion ?? `${hostMajor}.0.0` }));
+  hostUrl = host.url;
 });
 
 afterAll(async () => {
-  await new Promise((resolve) => host?.close(resolve));
+  await host?.close();
   await api?.close();
   rmSync(work, { recursive: true, force: true });
 });
 
-interface Run {
-  readonly code: number;
-  readonly out: string;
-  readonly err: string;
-}
-
-async function runTool(
+const runTool = (
   argv: readonly string[],
   { env = {}, now }: { env?: Record<string, string>; now?: () => Date } = {},
-): Promise<Run> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runReleaseTool(argv, {
-    workDir: REPO_ROOT,
-    env: {
+): Promise<ToolRun> =>
+  runToolWith(
+    argv,
+    {
       SG_RELEASE_API: api.baseUrl,
       OPERATOR_TOKEN: TOKEN,
       SG_BUILD_STORE: path.join(work, 'store'),
@@ -96,11 +82,7 @@ async function runTool(
       ...env,
     },
     now,
-    out: (line) => out.push(line),
-    err: (line) => err.push(line),
-  });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+  );
 
 const release = (...argv: string[]) => runTool(argv);
 

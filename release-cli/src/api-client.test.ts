@@ -12,7 +12,14 @@ async function apiAnswering(statuses: number[]): Promise<{ url: string; requests
     response.writeHead(status, { 'content-type': 'application/json' });
     response.end(
       status < 400
-        ? JSON.stringify({ pointer: null, revision: 0, builds: [], history: [], purged: ['aaaaaaaaaaaa'] })
+        ? JSON.stringify({
+            pointer: null,
+            revision: 0,
+            builds: [],
+            history: [],
+            purged: ['aaaaaaaaaaaa'],
+            rollouts: [],
+          })
         : JSON.stringify({ error: { code: 'bad_gateway', message: 'the proxy failed' } }),
     );
   });
@@ -57,6 +64,26 @@ describe('ReleaseApi retries', () => {
       Refusal,
     );
     expect(requests).toHaveLength(1);
+  });
+
+  it('repeats reading rollouts; never repeats starting or steering one (a start twice is refused, a control is a compare-and-swap)', async () => {
+    const read = await api([502, 200]);
+    await expect(read.client.rollouts('signup', { active: true, limit: 1 })).resolves.toEqual([]);
+    expect(read.requests).toEqual([
+      'GET /v1/rollouts?remote=signup&limit=1&active=true',
+      'GET /v1/rollouts?remote=signup&limit=1&active=true',
+    ]);
+    const start = await api([502, 201]);
+    await expect(start.client.startRollout({ remote: 'signup', buildId: 'aaaaaaaaaaaa', reason: 'x' })).rejects.toThrow(
+      Refusal,
+    );
+    expect(start.requests).toEqual(['POST /v1/rollouts']);
+    const control = await api([503, 200]);
+    const id = '0123456789abcdef01234567';
+    await expect(control.client.rolloutControl(id, 'abort', { expectedVersion: 4, reason: 'x' })).rejects.toThrow(
+      Refusal,
+    );
+    expect(control.requests).toEqual([`POST /v1/rollouts/${id}/abort`]);
   });
 
   it('does not repeat a refusal (4xx)', async () => {

@@ -12,6 +12,11 @@ import type {
   ReleasePointer,
   ReleaseStateAnswer,
   ReleaseStateReport,
+  Rollout,
+  RolloutControl,
+  RolloutControlRequest,
+  RolloutDetail,
+  RolloutStartRequest,
 } from '@special-gift/shared/api';
 import { Refusal } from './integrity';
 
@@ -213,6 +218,28 @@ export class ReleaseApi {
 
   async revokeToken(id: string, reason: string, cascade: boolean): Promise<RevokedAccessToken> {
     return (await this.call<RevokedAccessToken>('POST', `/access/tokens/${id}/revoke`, { reason, cascade })).body;
+  }
+
+  /** Starts a rollout (docs/rollouts.md). Not repeated: a second start is refused while the first is under way. */
+  async startRollout(request: RolloutStartRequest): Promise<Rollout> {
+    return (await this.call<Rollout>('POST', '/rollouts', request)).body;
+  }
+
+  /** A remote's rollouts, newest first; `active`: only the one under way (there is at most one). */
+  async rollouts(remote: string, { active = false, limit = 20 }: { active?: boolean; limit?: number } = {}) {
+    const query = new URLSearchParams({ remote, limit: String(limit), ...(active ? { active: 'true' } : {}) });
+    return (
+      await this.call<{ rollouts: Rollout[] }>('GET', `/rollouts?${query.toString()}`, undefined, { repeatable: true })
+    ).body.rollouts;
+  }
+
+  async rollout(id: string): Promise<RolloutDetail> {
+    return (await this.call<RolloutDetail>('GET', `/rollouts/${id}`, undefined, { repeatable: true })).body;
+  }
+
+  /** Pause, resume, skip, approve or abort: a compare-and-swap on the rollout's version, so never repeated. */
+  async rolloutControl(id: string, control: RolloutControl, request: RolloutControlRequest): Promise<Rollout> {
+    return (await this.call<Rollout>('POST', `/rollouts/${id}/${control}`, request)).body;
   }
 }
 

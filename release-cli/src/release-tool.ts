@@ -1,17 +1,18 @@
 import path from 'node:path';
-import semver from 'semver';
 import { ROLES, type Role } from '@special-gift/shared/api';
-import { REMOTES, type RemoteApp } from '../../tooling/remotes';
+import type { RemoteApp } from '../../tooling/remotes';
 import { type CommandLine, parseCommandLine, UsageError } from './arguments';
 import { formatTable } from './table';
-import { BUILD_ID_PATTERN as BUILD_ID } from '@special-gift/shared/builds';
+import { buildIdArg, expectArgs, remoteNamed } from './release-args';
 import { channelFrom, ReleaseApi, type ActionRequest, type RemoteState } from './api-client';
 import { computeBuild } from './build-id';
+import { checkContract } from './contract-check';
 import { NOT_SERVED_EXIT, notServedWords, servedWords, stateWaitMs } from './served';
 import { buildFootprint } from './footprint';
 import { checkDist, Refusal } from './integrity';
 import { readOrCreateOperatorToken } from './operator-token';
 import { buildsToPurge } from './retention';
+import { ROLLOUT_OPTIONS, ROLLOUT_USAGE, rolloutCommand } from './rollout-command';
 import type { BuildStore } from './store/store-interface';
 import { buildIntegrity } from './sri';
 import { openBuildStore } from './store/open-store';
@@ -30,6 +31,7 @@ export const USAGE = `Usage: sg-release <command> [options]   (in the monorepo: 
   lock <remote> --reason <text>              freeze the pointer: release, canary, promote, detach refused
   unlock <remote> --reason <text>            unfreeze it
   audit <remote>                             who changed what, when, from where, and why
+${ROLLOUT_USAGE}
   token create <remote> --role <viewer|deployer|admin> --name <text> [--days <1-365>]
                                              a token for one remote (printed once; admins only)
   token list <remote>                        that remote's tokens (admins only)
@@ -41,9 +43,11 @@ Every command takes --reason <text>. Changes are recorded under the token's name
 Environment: SG_RELEASE_API (http://127.0.0.1:3004), SG_RELEASE_TOKEN (a token scoped to the remote;
 else OPERATOR_TOKEN, else .data/operator-token), CI (set: the audit trail says "ci", else "cli"),
 SG_BUILD_STORE (.data/builds, or s3://bucket/prefix with the AWS SDK's
-settings: AWS_ENDPOINT_URL_S3, AWS_REGION, credentials), SG_HOST_URL (http://localhost:3000).
+settings: AWS_ENDPOINT_URL_S3, AWS_REGION, credentials), SG_HOST_URL (http://localhost:3000),
+SG_ROLLOUT_POLL_S (how often rollout --wait reads the rollout, 10 s).
 Exit codes: 0 done, 1 refused (the reason on stderr), 2 usage, 4 applied but not yet served (the build
-store has not taken the release state within SG_RELEASE_STATE_WAIT_S, 10 s; the API keeps trying).`;
+store has not taken the release state within SG_RELEASE_STATE_WAIT_S, 10 s; the API keeps trying).
+rollout --wait exits 0 when the rollout succeeded, 1 when it was rolled back, failed or aborted (why, on stderr).`;
 
 export interface ToolContext {
   /**
@@ -68,51 +72,10 @@ const OPTIONS = {
   name: { type: 'string' },
   days: { type: 'string' },
   cascade: { type: 'string' },
+  ...ROLLOUT_OPTIONS,
 } as const;
 
 type ParsedArgs = CommandLine<typeof OPTIONS>;
-
-function remoteNamed(name: string | undefined): RemoteApp {
-  if (name === undefined) throw new UsageError('name a remote');
-  const remote = REMOTES.find((candidate) => candidate.name === name);
-  if (!remote)
-    throw new UsageError(`unknown remote "${name}": one of ${REMOTES.map((candidate) => candidate.name).join(', ')}`);
-  return remote;
-}
-
-function buildIdArg(value: string | undefined, what = 'build id'): string {
-  if (value === undefined) throw new UsageError(`name the ${what}`);
-  if (!BUILD_ID.test(value)) throw new UsageError(`"${value}" is not a build id (12 lower-case hex characters)`);
-  return value;
-}
-
-function expectArgs(args: ParsedArgs, count: number): void {
-  if (args.positionals.length > count) throw new UsageError(`unexpected argument "${args.positionals[count] ?? ''}"`);
-}
-
-/** The package whose version a remote was built against, and a host provides: the contract. */
-const CONTRACT_PACKAGE = '@special-gift/shared';
-
-/**
- * The contract of the host that is live, from the `build-info.json` its build emits: its major and
- * its version (absent from a host built before it was recorded: then only the major is checked).
- */
-async function liveHostContract(hostUrl: string): Promise<{ major: number; version: string | undefined }> {
-  const url = `${hostUrl.replace(/\/$/, '')}/build-info.json`;
-  let response: Response;
-  try {
-    response = await fetch(url, { signal: AbortSignal.timeout(10_000) });
-  } catch (error) {
-    throw new Refusal(`cannot read the live host's contract major from ${url} (${String(error)}); set SG_HOST_URL`);
-  }
-  const body = (await response.json().catch(() => undefined)) as
-    { contractMajor?: unknown; contractVersion?: unknown } | undefined;
-  if (!response.ok || typeof body?.contractMajor !== 'number')
-    throw new Refusal(`${url} answered ${response.status} without a contractMajor: is the host's build current?`);
-  const version =
-    typeof body.contractVersion === 'string' ? (semver.valid(body.contractVersion) ?? undefined) : undefined;
-  return { major: body.contractMajor, version };
-}
 
 /** Runs one command line; resolves with the exit code. */
 export async function runReleaseTool(argv: readonly string[], context: ToolContext): Promise<number> {
@@ -137,12 +100,24 @@ async function run(args: ParsedArgs, context: ToolContext): Promise<number> {
     out(USAGE);
     return args.command === '' ? 2 : 0;
   }
+  // Not silently ignored: `release … --wait` must not look as if it waited.
+  const rolloutOnly = Object.keys(ROLLOUT_OPTIONS).find((name) => name in args.values);
+  if (args.command !== 'rollout' && rolloutOnly !== undefined) throw new UsageError(`--${rolloutOnly} is for rollout`);
   // A team's CI holds a token scoped to its remote; the operator's is the local default.
   const token = env.SG_RELEASE_TOKEN || env.OPERATOR_TOKEN || readOrCreateOperatorToken(context.workDir);
   const api = new ReleaseApi(env.SG_RELEASE_API || 'http://127.0.0.1:3004', token, undefined, channelFrom(env));
   const hostUrl = env.SG_HOST_URL || 'http://localhost:3000';
   const reason = args.values.reason ?? '';
   if (args.command === 'token') return tokenCommand(args, api, out, reason);
+  if (args.command === 'rollout')
+    return rolloutCommand(args.positionals, args.values, {
+      api,
+      env,
+      hostUrl,
+      out,
+      err: context.err,
+      now: context.now ?? (() => new Date()),
+    });
   const remote = remoteNamed(args.positionals[0]);
 
   const act = async (request: Omit<ActionRequest, 'expectedRevision' | 'reason'>, state?: RemoteState) => {
@@ -169,28 +144,6 @@ async function run(args: ParsedArgs, context: ToolContext): Promise<number> {
     return NOT_SERVED_EXIT;
   };
 
-  const checkContract = async (buildId: string, state: RemoteState) => {
-    const build = state.builds.find((candidate) => candidate.buildId === buildId && candidate.purgedAt === null);
-    if (!build)
-      throw new Refusal(`build ${buildId} of ${remote.name} is not published (or was purged): publish it first`);
-    const host = await liveHostContract(hostUrl);
-    if (build.contractMajor !== host.major)
-      throw new Refusal(
-        `build ${buildId} of ${remote.name} was built for contract major ${build.contractMajor}, but the live host ` +
-          `(${hostUrl}) is on contract major ${host.major}: the host would refuse it. Release a host on major ` +
-          `${build.contractMajor} first, or rebuild ${remote.name} against major ${host.major}.`,
-      );
-    // Within a major, a remote built against a newer minor may use what the live host does not
-    // provide yet (the host's shared singleton is what it runs with): refused before any user gets it.
-    const needed = semver.valid(build.sharedVersions?.[CONTRACT_PACKAGE] ?? null);
-    if (needed !== null && host.version !== undefined && semver.gt(needed, host.version))
-      throw new Refusal(
-        `build ${buildId} of ${remote.name} was built against contract ${needed}, newer than the live host's ` +
-          `${host.version} (${hostUrl}): it may use what that host does not provide. Release a host built against ` +
-          `${needed} or later first, or rebuild ${remote.name} against ${host.version}.`,
-      );
-  };
-
   switch (args.command) {
     case 'publish': {
       expectArgs(args, 1);
@@ -208,7 +161,7 @@ async function run(args: ParsedArgs, context: ToolContext): Promise<number> {
         percent = Number(given);
       }
       const state = await api.remote(remote.name);
-      await checkContract(buildId, state);
+      await checkContract(remote.name, buildId, state, hostUrl);
       return act({ action: args.command, buildId, ...(percent === undefined ? {} : { percent }) }, state);
     }
     case 'promote':
