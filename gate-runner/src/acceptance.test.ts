@@ -1,20 +1,8 @@
-import type { GateJob } from '@special-gift/shared/api';
 import { checkAcceptance, type AcceptanceOptions } from './acceptance';
-import { refusedUrl, startServer, type LocalServer } from './test-support';
+import { gateJob, refusedUrl, startServer, type LocalServer } from './test-support';
 
 const BUILD = '0123456789ab';
-const job = (route: string): GateJob => ({
-  rolloutId: 'r-1',
-  environment: 'local',
-  remote: 'signup',
-  buildId: BUILD,
-  gate: 'acceptance',
-  nonce: 'n-1',
-  route,
-  integrity: {},
-  previewCookie: `signup.${BUILD}.1.operator.mac`,
-  deadline: new Date(Date.now() + 60_000).toISOString(),
-});
+const job = (route: string) => gateJob({ route, previewCookie: `signup.${BUILD}.1.operator.mac` });
 
 /**
  * A stand-in host: it composes the candidate only for the preview cookie of the claim in the last

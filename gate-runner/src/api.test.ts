@@ -1,20 +1,8 @@
-import type { GateJob } from '@special-gift/shared/api';
 import { gateApi, GateApiError, GateJobGone } from './api';
-import { readBody, refusedUrl, startServer, type LocalServer } from './test-support';
+import { gateJob, readBody, refusedUrl, startServer, type LocalServer } from './test-support';
 
 const TOKEN = 'gate-runner-token-of-at-least-32-chars';
-const JOB: GateJob = {
-  rolloutId: 'r-1',
-  environment: 'local',
-  remote: 'signup',
-  buildId: '0123456789ab',
-  gate: 'acceptance',
-  nonce: 'n-1',
-  route: '/sign-up',
-  integrity: { 'remoteEntry.js': 'sha384-abc' },
-  previewCookie: 'signup.0123456789ab.1.operator.mac',
-  deadline: new Date(Date.now() + 60_000).toISOString(),
-};
+const JOB = gateJob({ integrity: { 'remoteEntry.js': 'sha384-abc' } });
 
 /** A stand-in for the API's gate-job routes: answers by path, and keeps what it was sent. */
 let answers: Record<string, { status: number; body?: unknown }>;

@@ -1,7 +1,6 @@
-import type { GateJob } from '@special-gift/shared/api';
 import { sriOf } from '../../release-cli/src/sri';
 import { checkIntegrity } from './integrity-check';
-import { refusedUrl, startServer, type LocalServer } from './test-support';
+import { gateJob, refusedUrl, startServer, type LocalServer } from './test-support';
 
 const BUILD = '0123456789ab';
 /** The build as published: what the API recorded the integrity of. */
@@ -10,18 +9,8 @@ const PUBLISHED: Record<string, string> = {
   '123.ab12cd34.js': 'console.log("chunk");\n',
   'assets/i18n/fr.json': '{"title":"Inscription"}\n',
 };
-const job = (integrity: Record<string, string> = recorded()): GateJob => ({
-  rolloutId: 'r-1',
-  environment: 'local',
-  remote: 'signup',
-  buildId: BUILD,
-  gate: 'integrity',
-  nonce: 'n-1',
-  route: '/sign-up',
-  integrity,
-  previewCookie: 'unused',
-  deadline: new Date(Date.now() + 60_000).toISOString(),
-});
+const job = (integrity: Record<string, string> = recorded()) =>
+  gateJob({ gate: 'integrity', buildId: BUILD, integrity });
 const recorded = () => Object.fromEntries(Object.entries(PUBLISHED).map(([path, content]) => [path, sriOf(content)]));
 
 /** What the remote's origin serves under builds/<id>/, and the host's config.json. */

@@ -1,7 +1,6 @@
-import type { GateJob } from '@special-gift/shared/api';
 import { sriOf } from '../../release-cli/src/sri';
 import { pollGates, readConfig } from './main';
-import { readBody, startServer } from './test-support';
+import { gateJob, readBody, startServer } from './test-support';
 
 describe("the gate runner's settings", () => {
   it('reads its environment with the documented defaults', () => {
@@ -32,18 +31,12 @@ describe("the gate runner's settings", () => {
 describe("the gate runner's poll loop", () => {
   it('claims a gate, runs it against the host and answers it with the claim nonce, then keeps polling', async () => {
     const entry = 'var signup = {};\n';
-    const job: GateJob = {
+    const job = gateJob({
       rolloutId: 'r-7',
-      environment: 'local',
-      remote: 'signup',
-      buildId: '0123456789ab',
       gate: 'integrity',
       nonce: 'n-7',
-      route: '/sign-up',
       integrity: { 'remoteEntry.js': sriOf(entry) },
-      previewCookie: 'unused',
-      deadline: new Date(Date.now() + 60_000).toISOString(),
-    };
+    });
     const host = await startServer((req, res) => {
       if (req.url === '/config.json')
         res.end(JSON.stringify({ remotes: { signup: '/remotes/signup/remoteEntry.js' } }));
@@ -75,7 +68,8 @@ describe("the gate runner's poll loop", () => {
         GATE_HOST_URL: host.url,
         GATE_POLL_SECONDS: '0.05',
       });
-      await pollGates(config, liveness, stop.signal);
+      const logged: string[] = [];
+      await pollGates(config, liveness, stop.signal, (line) => logged.push(line));
       expect(results).toEqual([
         expect.objectContaining({
           nonce: 'n-7',
@@ -84,6 +78,10 @@ describe("the gate runner's poll loop", () => {
         }),
       ]);
       expect(claims).toBe(2);
+      expect(logged).toEqual([
+        'running the integrity of signup 0123456789ab (rollout r-7)',
+        'the integrity of signup 0123456789ab (rollout r-7): passed: All 1 files (17 bytes) match their recorded integrity.',
+      ]);
       expect(liveness.lastPollOkAt).toBeDefined();
     } finally {
       await Promise.all([api.close(), host.close()]);

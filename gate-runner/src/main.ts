@@ -79,7 +79,8 @@ export function readConfig(env: NodeJS.ProcessEnv): GateRunnerConfig {
   };
 }
 
-const log = (line: string) => console.log(`[gate-runner] ${line}`);
+type Log = (line: string) => void;
+const consoleLog: Log = (line) => console.log(`[gate-runner] ${line}`);
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
     const timer = setTimeout(resolve, ms);
@@ -106,7 +107,7 @@ async function runCheck(job: GateJob, config: GateRunnerConfig): Promise<GateVer
 }
 
 /** Runs one claimed gate with its claim kept alive, and answers it (a few tries if the API is briefly away). */
-async function runJob(api: GateApi, job: GateJob, config: GateRunnerConfig): Promise<void> {
+async function runJob(api: GateApi, job: GateJob, config: GateRunnerConfig, log: Log): Promise<void> {
   const name = `${job.gate} of ${job.remote} ${job.buildId} (rollout ${job.rolloutId})`;
   log(`running the ${name}`);
   // A third of the claim's remaining time between heartbeats: two may fail before it lapses.
@@ -145,7 +146,12 @@ async function runJob(api: GateApi, job: GateJob, config: GateRunnerConfig): Pro
 }
 
 /** Polls until `signal` aborts; resolves once the current gate (if any) is answered. */
-export async function pollGates(config: GateRunnerConfig, liveness: Liveness, signal: AbortSignal): Promise<void> {
+export async function pollGates(
+  config: GateRunnerConfig,
+  liveness: Liveness,
+  signal: AbortSignal,
+  log: Log = consoleLog,
+): Promise<void> {
   const api = gateApi({ apiUrl: config.apiUrl, token: config.token });
   let lastProblem = '';
   while (!signal.aborted) {
@@ -162,7 +168,7 @@ export async function pollGates(config: GateRunnerConfig, liveness: Liveness, si
       lastProblem = problem;
       job = null;
     }
-    if (job) await runJob(api, job, config);
+    if (job) await runJob(api, job, config, log);
     else await sleep(config.pollSeconds * 1000, signal);
   }
 }
@@ -188,7 +194,7 @@ async function main(): Promise<void> {
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);
   exitWithParent(shutdown);
-  log(
+  consoleLog(
     `polling ${config.apiUrl} every ${config.pollSeconds} s; host ${config.hostUrl}; Chromium ${config.chromiumPath}`,
   );
   await pollGates(config, liveness, stop.signal);

@@ -1,6 +1,7 @@
 // Tests only: a real HTTP server on a free loopback port, for the API, a host and a remote's origin.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { GateJob } from '@special-gift/shared/api';
 
 export interface LocalServer {
   readonly url: string;
@@ -36,4 +37,21 @@ export function readBody(req: IncomingMessage): Promise<string> {
     req.on('end', () => resolve(body));
     req.on('error', reject);
   });
+}
+
+/** A claimed gate job of the sign-up remote's build 0123456789ab, its claim a minute long. */
+export function gateJob(overrides: Partial<GateJob> = {}): GateJob {
+  return {
+    rolloutId: 'r-1',
+    environment: 'local',
+    remote: 'signup',
+    buildId: '0123456789ab',
+    gate: 'acceptance',
+    nonce: 'n-1',
+    route: '/sign-up',
+    integrity: {},
+    previewCookie: 'signup.0123456789ab.1.operator.mac',
+    deadline: new Date(Date.now() + 60_000).toISOString(),
+    ...overrides,
+  };
 }
