@@ -65,9 +65,16 @@ describe('the acceptance gate, in Chromium', () => {
     expect(verdict.reason).toMatch(/^Run 1: page error: .*The screen cannot mount/);
   });
 
-  it('fails a screen with an axe violation, a CSP violation and an error response, naming each', async () => {
-    const verdict = await checkAcceptance(job('/broken'), options);
+  it('fails a page that is not the candidate, with an axe violation, a CSP violation and an error response, naming each', async () => {
+    // Another build's preview: the host composes the remote's live build instead.
+    const verdict = await checkAcceptance(
+      { ...job('/broken'), previewCookie: 'signup.ba9876543210.1.operator.mac' },
+      options,
+    );
     expect(verdict.outcome).toBe('failed');
+    expect(verdict.reason).toMatch(
+      /the page was composed with signup=\(its origin’s own build\), not the candidate 0123456789ab/,
+    );
     expect(verdict.reason).toMatch(/axe violations: image-alt \(img:nth-child\(2\)\)/);
     expect(verdict.reason).toMatch(/CSP violation: img-src blocked https:\/\/cdn\.example\.invalid\/pixel\.gif/);
     expect(verdict.reason).toMatch(/error response: GET http:\/\/127\.0\.0\.1:\d+\/missing\.js \(404\)/);

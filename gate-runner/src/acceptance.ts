@@ -96,7 +96,7 @@ async function oneRun(browser: Browser, job: GateJob, options: AcceptanceOptions
     if (!ready) record.problems.push(`the screen did not become interactive within ${readyTimeoutMs / 1000} s`);
     else {
       await new Promise((resolve) => setTimeout(resolve, options.settleMs));
-      const page$ = await page.evaluate(
+      const seen = await page.evaluate(
         (attribute) => ({
           builds: document.documentElement.getAttribute(attribute),
           alert: document.querySelector('[role="alert"]')?.textContent?.trim() ?? null,
@@ -104,14 +104,14 @@ async function oneRun(browser: Browser, job: GateJob, options: AcceptanceOptions
         }),
         PAGE_BUILDS_ATTRIBUTE,
       );
-      record.builds = parsePageBuilds(page$.builds);
+      record.builds = parsePageBuilds(seen.builds);
       const mounted = record.builds[job.remote];
       if (mounted !== job.buildId)
         record.problems.push(
           `the page was composed with ${job.remote}=${mounted ?? '(its origin’s own build)'}, not the candidate ${job.buildId}`,
         );
-      if (page$.alert !== null) record.problems.push(`the page shows an error: "${page$.alert}"`);
-      else if (page$.main === '') record.problems.push('the page’s main holds no content');
+      if (seen.alert !== null) record.problems.push(`the page shows an error: "${seen.alert}"`);
+      else if (seen.main === '') record.problems.push('the page’s main holds no content');
       record.axe = await axeViolations(page);
       if (record.axe.length > 0) record.problems.push(`axe violations: ${record.axe.join(', ')}`);
     }
