@@ -4,7 +4,8 @@
 // the apps. Inside the host, layers run one way: config, services -> shell -> features -> app.
 // Inside the API, each domain uses another only through its index.ts, over http/ and db/.
 // tooling/ is rooms by purpose over the one list of remotes, each importing only the rooms below it
-// (toolingRooms); release-cli/ (the sg-release package) uses only the list of remotes of tooling/.
+// (toolingRooms); release-cli/ (the sg-release package) uses only the list of remotes of tooling/;
+// gate-runner/ (the rollouts' gate runner) uses only tooling/process/, Chromium's flags and release-cli/'s hashing.
 // No import cycles anywhere.
 const js = require('@eslint/js');
 const tseslint = require('typescript-eslint');
@@ -36,6 +37,7 @@ const toolingRooms = {
   'tooling/remotes': [],
   'tooling/process': [],
   'release-cli': ['tooling/remotes'],
+  'gate-runner': ['tooling/process', 'release-cli'],
   'tooling/composition': ['tooling/remotes'],
   'tooling/serve': ['tooling/remotes', 'tooling/process', 'tooling/composition', 'release-cli'],
   'tooling/build': ['tooling/remotes', 'tooling/composition', 'tooling/serve', 'release-cli'],
@@ -207,7 +209,7 @@ module.exports = tseslint.config(
               message: 'The API imports no app; it shares only @special-gift/shared.',
             },
             {
-              target: ['./tooling', './release-cli'],
+              target: ['./tooling', './release-cli', './gate-runner'],
               from: ['./host', ...remoteDirs.map((dir) => `./${dir}`), './api', './bench', './e2e'],
               message: 'tooling/ is what the apps build with; it imports no app (bench/ and e2e/ may).',
             },

@@ -34,6 +34,7 @@ module.exports = {
     ...['shared', 'host', ...require('./tooling/remotes/remotes.json').map((remote) => remote.dir)].map(browserPackage),
     { ...common('api'), testMatch: ['<rootDir>/{src,test}/**/*.test.ts'], testEnvironment: 'node' },
     { ...common('release-cli'), testEnvironment: 'node' },
+    { ...common('gate-runner'), testEnvironment: 'node' },
     { ...common('tooling'), testMatch: ['<rootDir>/**/*.test.ts'], testEnvironment: 'node' },
   ],
 };

@@ -13,6 +13,7 @@ COPY remote-signup/package.json remote-signup/
 COPY remote-thankyou/package.json remote-thankyou/
 COPY api/package.json api/
 COPY release-cli/package.json release-cli/
+COPY gate-runner/package.json gate-runner/
 # <<< end of generated: workspace manifests
 # An optional extra CA bundle as a build secret, and npm's cache: see static-app.Dockerfile.
 RUN --mount=type=secret,id=npm_ca --mount=type=cache,target=/root/.npm,sharing=locked \
@@ -39,6 +40,7 @@ COPY remote-signup/package.json remote-signup/
 COPY remote-thankyou/package.json remote-thankyou/
 COPY api/package.json api/
 COPY release-cli/package.json release-cli/
+COPY gate-runner/package.json gate-runner/
 # <<< end of generated: workspace manifests (runtime)
 # An optional extra CA bundle as a build secret, and npm's cache: see static-app.Dockerfile.
 RUN --mount=type=secret,id=npm_ca --mount=type=cache,target=/root/.npm,sharing=locked \

@@ -15,6 +15,7 @@ COPY remote-signup/package.json remote-signup/
 COPY remote-thankyou/package.json remote-thankyou/
 COPY api/package.json api/
 COPY release-cli/package.json release-cli/
+COPY gate-runner/package.json gate-runner/
 # <<< end of generated: workspace manifests
 # npm's downloads are cached across builds (not in a layer). NPM_CA is an optional extra CA bundle
 # (a TLS-inspecting proxy's), given as a build secret so it never lands in a layer:

@@ -8,12 +8,19 @@ export function operatorTokenPath(root: string): string {
 }
 
 /**
- * The operator token of a checkout (`root`): read from `<root>/.data/operator-token`, or created there
- * (32 random bytes, base64url: 43 characters, over the API's 32-character minimum) readable by its
- * owner only. `npm run up` passes it to the API; the release tool sends it.
+ * The operator token of a checkout (`root`): read from `<root>/.data/operator-token`, or created there.
+ * `npm run up` passes it to the API; the release tool sends it.
  */
 export function readOrCreateOperatorToken(root: string): string {
-  const file = operatorTokenPath(root);
+  return readOrCreateToken(operatorTokenPath(root));
+}
+
+/**
+ * A local secret kept in `file`: read, or created there (32 random bytes, base64url: 43 characters,
+ * over the API's 32-character minimum) readable by its owner only. The operator token, and the gate
+ * runner's (`npm run up`).
+ */
+export function readOrCreateToken(file: string): string {
   try {
     const token = readFileSync(file, 'utf8').trim();
     if (token !== '') return token;

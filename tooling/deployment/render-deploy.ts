@@ -36,6 +36,7 @@ export const workspaces = (remotes: readonly RemoteEntry[]) => [
   ...remotes.map((remote) => remote.dir),
   'api',
   'release-cli',
+  'gate-runner',
 ];
 
 /** The `; integrity="…"` parameter of a remote's preload hint, from the page's `$sg_integrity`. */

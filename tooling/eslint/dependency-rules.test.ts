@@ -75,6 +75,12 @@ const violations = [
     'release-cli/ imports only tooling/remotes/',
   ],
   [
+    'the gate runner importing a room of tooling/ it does not use',
+    'gate-runner/src',
+    "import { LOCAL_PORTS } from '../../../tooling/serve/local-topology';",
+    'gate-runner/ imports only tooling/process/, release-cli/',
+  ],
+  [
     'the packed release tool importing its test code',
     'release-cli/src',
     "import { startS3Server } from '../../test/s3-server';",
