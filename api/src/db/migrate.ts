@@ -306,15 +306,6 @@ export const MIGRATIONS: readonly Migration[] = [
     sql: `
       -- Rollouts (docs/rollouts.md): a build taken by the API's leader through gates (before any
       -- user gets it) and steps (shares that advance, hold or roll back on the sequential rule).
-      -- A remote's default plan per environment; none: the built-in one (rollouts/plan.ts).
-      CREATE TABLE rollout_settings (
-        environment text NOT NULL,
-        remote text NOT NULL CHECK (remote ~ '^[a-z][a-z0-9-]{0,31}$'),
-        plan jsonb NOT NULL,
-        updated_by text NOT NULL,
-        updated_at timestamptz NOT NULL DEFAULT now(),
-        PRIMARY KEY (environment, remote)
-      );
       CREATE TABLE rollouts (
         id text PRIMARY KEY CHECK (id ~ '^[0-9a-f]{24}$'),
         environment text NOT NULL,
