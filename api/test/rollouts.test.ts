@@ -2,7 +2,7 @@
 // four eyes, the version compare-and-swap, people's controls, the gate runner's credential and
 // nonces, plan validation, and the purge and hand-release refusals while a rollout runs.
 import type { GateJob, Rollout, RolloutDetail } from '@special-gift/shared/api';
-import { createRolloutRunner, type RolloutRunner } from '../src/rollout-runner';
+import type { RolloutRunner } from '../src/rollout-runner';
 import { testEngines } from './support/test-databases';
 import { startTestServer, type TestServer } from './support/test-server';
 import type * as NativePglite from './support/native-pglite';
@@ -14,9 +14,11 @@ import {
   OPERATOR,
   publish,
   TEST_PLAN,
+  answerGateJobs,
   TEST_RULE,
   TEST_SETTINGS,
   testClock,
+  testRunner,
 } from './support/rollouts';
 
 jest.mock('@electric-sql/pglite', () =>
@@ -42,15 +44,7 @@ describe.each(testEngines())('rollout routes on %s', (engine) => {
       rolloutNow: clock.now,
     });
     call = caller(server.baseUrl);
-    runner = createRolloutRunner({
-      db: server.db,
-      environment: 'production',
-      rule: TEST_RULE,
-      settings: TEST_SETTINGS,
-      log: () => undefined,
-      clock: clock.now,
-      fetchJson: () => Promise.resolve({ contractMajor: 1, contractVersion: '1.0.0' }),
-    });
+    runner = testRunner({ db: server.db, clock: clock.now });
     await publish(server.db, LIVE);
     await publish(server.db, CANDIDATE);
     expect(
@@ -99,16 +93,7 @@ describe.each(testEngines())('rollout routes on %s', (engine) => {
   };
   const passGates = async () => {
     await tick();
-    for (;;) {
-      const claim = await call<GateJob>('POST', '/v1/rollouts/gate-jobs/claim', GATE_TOKEN);
-      if (claim.status === 204) break;
-      await call('POST', `/v1/rollouts/gate-jobs/${claim.body.rolloutId}/${claim.body.gate}/result`, GATE_TOKEN, {
-        nonce: claim.body.nonce,
-        outcome: 'passed',
-        reason: 'ok',
-        detail: {},
-      });
-    }
+    await answerGateJobs(call);
     await tick();
   };
   const abort = async (id: string) => {

@@ -1,7 +1,7 @@
 // Migration 10's CHECK on telemetry_sessions.provenance: added NOT VALID inside the migrations'
 // transaction (no scan under the ALTER's ACCESS EXCLUSIVE lock), validated after it commits.
 import { createTestDatabase, testEngines } from '../../test/support/test-databases';
-import type { Database, Queryable } from './database';
+import type { Database, Engine, Queryable } from './database';
 import { migrate, MIGRATIONS } from './migrate';
 import { openPgliteDatabase } from './pglite-database';
 import { openPostgresDatabase } from './postgres-database';
@@ -12,12 +12,22 @@ jest.mock('@electric-sql/pglite', () =>
 );
 jest.setTimeout(60_000);
 
+/** A fresh, unmigrated database of `engine` for `work`, dropped afterwards. */
+async function withDatabase(engine: Engine, work: (db: Database) => Promise<void>): Promise<void> {
+  const database = await createTestDatabase(engine);
+  const { config } = database;
+  const db = config.engine === 'postgres' ? await openPostgresDatabase(config) : await openPgliteDatabase(config);
+  try {
+    await work(db);
+  } finally {
+    await db.close();
+    await database.drop();
+  }
+}
+
 describe.each(testEngines())('migration 10 on %s', (engine) => {
   it("validates the provenance CHECK in a transaction of its own, after the migrations' commit", async () => {
-    const database = await createTestDatabase(engine);
-    const { config } = database;
-    const db = config.engine === 'postgres' ? await openPostgresDatabase(config) : await openPgliteDatabase(config);
-    try {
+    await withDatabase(engine, async (db) => {
       // Each statement with the number of the transaction it ran in.
       const statements: Array<[transaction: number, sql: string]> = [];
       let transactions = 0;
@@ -53,19 +63,13 @@ describe.each(testEngines())('migration 10 on %s', (engine) => {
       ).rejects.toThrow(/telemetry_sessions_provenance_check/);
       // Again (another replica's start): nothing to migrate, the validation a no-op.
       expect(await migrate(db)).toEqual([]);
-    } finally {
-      await db.close();
-      await database.drop();
-    }
+    });
   });
 });
 
 describe.each(testEngines())('migration 13 on %s', (engine) => {
   it("widens the audit trail's checks (validated after the commit) and keeps the timeline append-only", async () => {
-    const database = await createTestDatabase(engine);
-    const { config } = database;
-    const db = config.engine === 'postgres' ? await openPostgresDatabase(config) : await openPgliteDatabase(config);
-    try {
+    await withDatabase(engine, async (db) => {
       // A row written before migration 13, under the old checks, stays valid under the new.
       await migrate(
         db,
@@ -107,9 +111,6 @@ describe.each(testEngines())('migration 13 on %s', (engine) => {
       );
       await expect(db.query("UPDATE rollout_events SET reason = 'rewritten'")).rejects.toThrow(/append-only/);
       await expect(db.query('DELETE FROM rollout_events')).rejects.toThrow(/append-only/);
-    } finally {
-      await db.close();
-      await database.drop();
-    }
+    });
   });
 });

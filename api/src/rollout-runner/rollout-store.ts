@@ -1,33 +1,36 @@
 // The rollouts' rows (migration 13): reads, the compare-and-swap update every change goes through,
 // the timeline's events and the approvals. Times come from the caller's clock.
-import type { Rollout, RolloutEvent, RolloutEventKind, RolloutPlan, RolloutState } from '@special-gift/shared/api';
+import type { Rollout, RolloutEvent, RolloutEventKind, RolloutState } from '@special-gift/shared/api';
 import type { Actor } from '../access';
 import { columns } from '../db/columns';
 import type { Queryable } from '../db/database';
 import { earliestAdvanceAt } from '../rollouts';
 
-export interface RolloutRow {
-  readonly id: string;
-  readonly environment: string;
-  readonly remote: string;
-  readonly buildId: string;
-  readonly baselineBuild: string;
-  readonly plan: RolloutPlan;
-  readonly state: RolloutState;
+/** A rollout's row: the wire's fields it stores as they are, and the runner's own. */
+export interface RolloutRow extends Pick<
+  Rollout,
+  | 'id'
+  | 'environment'
+  | 'remote'
+  | 'buildId'
+  | 'baselineBuild'
+  | 'plan'
+  | 'state'
+  | 'stepIndex'
+  | 'version'
+  | 'startedBy'
+  | 'startedAt'
+  | 'stepStartedAt'
+  | 'trafficStartedAt'
+  | 'finishedAt'
+  | 'outcomeReason'
+> {
   readonly pausedFrom: RolloutState | null;
-  readonly stepIndex: number;
-  readonly stepStartedAt: string | null;
-  readonly trafficStartedAt: string | null;
   readonly pointerRevision: number;
-  readonly version: number;
   readonly skipRequested: boolean;
   readonly nextCheckAt: string;
   readonly lastCheck: Readonly<Record<string, unknown>> | null;
   readonly startedByTokenId: string;
-  readonly startedBy: string;
-  readonly startedAt: string;
-  readonly finishedAt: string | null;
-  readonly outcomeReason: string;
 }
 
 const ROLLOUT = columns<RolloutRow>(
@@ -144,18 +147,18 @@ export async function listRollouts(
   return found.rows.map((row) => ROLLOUT.read(row));
 }
 
-export interface NewRollout {
-  readonly id: string;
-  readonly environment: string;
-  readonly remote: string;
-  readonly buildId: string;
-  readonly baselineBuild: string;
-  readonly plan: RolloutPlan;
-  readonly pointerRevision: number;
-  readonly startedByTokenId: string;
-  readonly startedBy: string;
-  readonly now: Date;
-}
+export type NewRollout = Pick<
+  RolloutRow,
+  | 'id'
+  | 'environment'
+  | 'remote'
+  | 'buildId'
+  | 'baselineBuild'
+  | 'plan'
+  | 'pointerRevision'
+  | 'startedByTokenId'
+  | 'startedBy'
+> & { readonly now: Date };
 
 /** Inserts a rollout at its gates (all pending); false when the remote already has one under way. */
 export async function insertRollout(tx: Queryable, rollout: NewRollout): Promise<boolean> {

@@ -15,13 +15,15 @@ import {
   OPERATOR,
   publish,
   TEST_PLAN,
+  answerGateJobs,
   TEST_RULE,
   TEST_SETTINGS,
   testClock,
+  testRunner,
   views,
 } from '../../test/support/rollouts';
 import { acquireLease, leaseName } from './lease';
-import { createRolloutRunner, type RolloutRunner } from './runner';
+import type { RolloutRunner } from './runner';
 import type { RolloutRunnerSettings } from './settings';
 
 jest.mock('@electric-sql/pglite', () =>
@@ -64,14 +66,12 @@ describe.each(testEngines())('the rollout runner on %s', (engine) => {
   });
 
   const runner = (options: { db?: Database; holder?: string; settings?: RolloutRunnerSettings } = {}): RolloutRunner =>
-    createRolloutRunner({
+    testRunner({
       db: options.db ?? server.db,
-      environment: 'production',
-      rule: TEST_RULE,
-      settings: options.settings ?? TEST_SETTINGS,
-      log: (entry) => void logs.push(entry),
       clock: clock.now,
-      holder: options.holder ?? 'runner-a',
+      log: (entry) => void logs.push(entry),
+      ...(options.holder ? { holder: options.holder } : {}),
+      ...(options.settings ? { settings: options.settings } : {}),
       fetchJson: async (url) => {
         if (host instanceof Error) throw host;
         expect(url).toBe('http://host.test/build-info.json');
@@ -95,29 +95,10 @@ describe.each(testEngines())('the rollout runner on %s', (engine) => {
         `SELECT action, build_id, canary_percent, actor FROM release_history WHERE remote = 'signup' ORDER BY revision`,
       )
     ).rows.map((row) => `${row.action} ${row.build_id ?? '-'} ${row.canary_percent} ${row.actor}`);
-  /** The gate runner's part: claim each pending gate job and answer it. */
   const gateRunner = async (outcome: 'passed' | 'failed' | 'inconclusive' = 'passed') => {
-    const answered: string[] = [];
-    for (;;) {
-      const claim = await call<GateJob>('POST', '/v1/rollouts/gate-jobs/claim', GATE_TOKEN);
-      if (claim.status === 204) return answered;
-      expect(claim.status).toBe(200);
-      expect(claim.body).toMatchObject({ remote: 'signup', buildId: CANDIDATE, route: '/sign-up' });
-      const result = await call(
-        'POST',
-        `/v1/rollouts/gate-jobs/${claim.body.rolloutId}/${claim.body.gate}/result`,
-        GATE_TOKEN,
-        {
-          nonce: claim.body.nonce,
-          outcome,
-          reason: `${claim.body.gate} ${outcome}`,
-          detail: { runs: 2 },
-        },
-      );
-      expect(result.status).toBe(200);
-      answered.push(claim.body.gate);
-      if (outcome !== 'passed') return answered;
-    }
+    const jobs = await answerGateJobs(call, outcome);
+    for (const job of jobs) expect(job).toMatchObject({ remote: 'signup', buildId: CANDIDATE, route: '/sign-up' });
+    return jobs.map((job) => job.gate);
   };
   const throughGates = async (a: RolloutRunner) => {
     await a.tick(); // contract, integrity pre-check

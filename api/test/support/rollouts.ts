@@ -1,7 +1,13 @@
 // What the rollout tests share: a server with the runner's routes on a movable clock, builds, signed
 // page views, and the calls the release tool and the gate runner make.
 import { DEFAULT_ROLLOUT_RULE, type RolloutRuleParameters } from '../../src/rollouts';
-import type { RolloutRunnerSettings } from '../../src/rollout-runner';
+import type { GateJob } from '@special-gift/shared/api';
+import {
+  createRolloutRunner,
+  type RolloutRunner,
+  type RolloutRunnerOptions,
+  type RolloutRunnerSettings,
+} from '../../src/rollout-runner';
 import type { Queryable } from '../../src/db/database';
 
 export const OPERATOR = 'rollout-test-operator-token-0123456789';
@@ -101,4 +107,46 @@ export function caller(baseUrl: string) {
     const text = await response.text();
     return { status: response.status, body: (text ? JSON.parse(text) : {}) as T };
   };
+}
+
+/** The runner on the test clock, for tests to tick (it never starts its own timer). */
+export function testRunner(
+  options: Pick<RolloutRunnerOptions, 'db'> & Partial<Omit<RolloutRunnerOptions, 'db'>> & { clock: () => Date },
+): RolloutRunner {
+  return createRolloutRunner({
+    environment: 'production',
+    rule: TEST_RULE,
+    settings: TEST_SETTINGS,
+    log: () => undefined,
+    holder: 'runner-a',
+    fetchJson: () => Promise.resolve({ contractMajor: 1, contractVersion: '1.0.0' }),
+    ...options,
+  });
+}
+
+/** The gate runner's part: claims each due gate job and answers it, until none is due or one is not passed. */
+export async function answerGateJobs(
+  call: ReturnType<typeof caller>,
+  outcome: 'passed' | 'failed' | 'inconclusive' = 'passed',
+): Promise<GateJob[]> {
+  const answered: GateJob[] = [];
+  for (;;) {
+    const claim = await call<GateJob>('POST', '/v1/rollouts/gate-jobs/claim', GATE_TOKEN);
+    if (claim.status === 204) return answered;
+    if (claim.status !== 200) throw new Error(`claim answered ${claim.status}`);
+    const result = await call(
+      'POST',
+      `/v1/rollouts/gate-jobs/${claim.body.rolloutId}/${claim.body.gate}/result`,
+      GATE_TOKEN,
+      {
+        nonce: claim.body.nonce,
+        outcome,
+        reason: `${claim.body.gate} ${outcome}`,
+        detail: { runs: 2 },
+      },
+    );
+    if (result.status !== 200) throw new Error(`result answered ${result.status}`);
+    answered.push(claim.body);
+    if (outcome !== 'passed') return answered;
+  }
 }
