@@ -323,6 +323,37 @@ describe.each(testEngines())('the rollout runner on %s', (engine) => {
     expect(await history()).toHaveLength(2);
   });
 
+  it('applies each step once when two runners believe they lead at once (the CAS decides)', async () => {
+    // The same holder name: both renew the one lease, as two replicas would after a split brain.
+    const [a, b] = [runner({ holder: 'split' }), runner({ holder: 'split' })];
+    const both = async () => {
+      clock.advance(1);
+      await Promise.all([a.tick(), b.tick(), a.tick(), b.tick()]);
+    };
+    const rollout = await start();
+    await both();
+    await gateRunner();
+    await both(); // the first share: counts start here
+    await views(server.db, LIVE, 60, clock.now());
+    await views(server.db, CANDIDATE, 60, clock.now());
+    for (let round = 0; round < 16 && (await detail(rollout.id)).state !== 'succeeded'; round += 1) {
+      await views(server.db, CANDIDATE, 3, clock.now());
+      await both();
+    }
+    const done = await detail(rollout.id);
+    expect(done.state).toBe('succeeded');
+    expect(await history()).toEqual([
+      `release ${LIVE} 0 operator`,
+      ...[1, 5, 25, 50].map((percent) => `canary ${CANDIDATE} ${percent} rollout runner`),
+      `promote ${CANDIDATE} 0 rollout runner`,
+    ]);
+    expect(done.events.map((event) => event.seq)).toEqual(done.events.map((_, index) => index + 1));
+    expect(done.events.filter((event) => event.kind === 'step').map((event) => event.percent)).toEqual([1, 5, 25, 50]);
+    expect(done.events.filter((event) => event.kind === 'gate-passed')).toHaveLength(3);
+    // The race happened: the loser's step was refused by a compare-and-swap, and nothing of it stayed.
+    expect(logs.some((entry) => entry.msg === 'rollout step not applied; read again at the next tick')).toBe(true);
+  });
+
   it('writes nothing once its lease is taken over (LeaseLost), and the new leader goes on', async () => {
     const rollout = await start();
     let takeOver = false;
