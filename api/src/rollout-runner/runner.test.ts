@@ -187,6 +187,22 @@ describe.each(testEngines())('the rollout runner on %s', (engine) => {
     expect((await history()).slice(-2)).toEqual([`canary ${CANDIDATE} 1 rollout runner`, 'abort - 0 rollout runner']);
   });
 
+  it('rolls back a paused rollout too: pause holds the share, proven harm still acts', async () => {
+    const a = runner();
+    const rollout = await start();
+    await throughGates(a);
+    const { version } = await detail(rollout.id);
+    expect(
+      (await call('POST', `/v1/rollouts/${rollout.id}/pause`, OPERATOR, { expectedVersion: version })).status,
+    ).toBe(200);
+    await views(server.db, CANDIDATE, 60, clock.now(), 30);
+    await views(server.db, LIVE, 60, clock.now());
+    clock.advance(1);
+    await a.tick();
+    expect(await detail(rollout.id)).toMatchObject({ state: 'rolled_back', percent: 0 });
+    expect((await history()).at(-1)).toBe('abort - 0 rollout runner');
+  });
+
   it('fails at a gate with no user share: the contract, or the gate runner’s verdict', async () => {
     const a = runner();
     host = { contractMajor: 1, contractVersion: '0.9.0' };
@@ -207,6 +223,23 @@ describe.each(testEngines())('the rollout runner on %s', (engine) => {
       ),
     });
     host = HOST;
+    // The integrity pre-check in the API: a build published before its hashes were recorded.
+    await publish(server.db, 'badc0de00002', { integrity: null });
+    const unhashed = await call<Rollout>('POST', '/v1/rollouts', OPERATOR, {
+      remote: 'signup',
+      buildId: 'badc0de00002',
+      plan: TEST_PLAN,
+      reason: '',
+    });
+    expect(unhashed.status).toBe(201);
+    clock.advance(1);
+    await a.tick();
+    clock.advance(1);
+    await a.tick();
+    expect(await detail(unhashed.body.id)).toMatchObject({
+      state: 'failed',
+      outcomeReason: 'The integrity gate failed: The build has no integrity recorded: publish it again.',
+    });
     const acceptance = await start();
     clock.advance(1);
     await a.tick();
