@@ -24,7 +24,7 @@ const sharedFolders = require('node:fs')
 
 const appPackages = ['host', ...remoteDirs, 'api'];
 /** The API's domains (api/README.md): each reaches another only through that one's index.ts. */
-const apiDomains = ['signups', 'releases', 'telemetry', 'access', 'console', 'rollouts'];
+const apiDomains = ['signups', 'releases', 'telemetry', 'access', 'console', 'rollouts', 'rollout-runner'];
 /** The browser apps' shipped code: every source file but the tests (shared's test-only folder aside). */
 const productionSources = ['host/src', ...remoteDirs.map((dir) => `${dir}/src`), 'shared/src/!(testing)'].map(
   (dir) => `./${dir}/**/!(*.test).{ts,tsx}`,

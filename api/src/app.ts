@@ -14,6 +14,7 @@ import { xsrfProtection } from './http/xsrf';
 import { healthRoutes } from './http/health';
 import { PointerMemo, releaseRoutes, type StatePublisher } from './releases';
 import { DEFAULT_ROLLOUT_RULE, type RolloutRuleParameters } from './rollouts';
+import { DEFAULT_RUNNER_SETTINGS, gateRoutes, rolloutRoutes, type RolloutRunnerSettings } from './rollout-runner';
 import { signUpRoutes } from './signups';
 import { pageTokenKeys, ROUTE_OWNERS, TelemetryStore, telemetryRoutes } from './telemetry';
 import { IDEMPOTENCY_KEY_DEFAULT_TTL_HOURS } from '@special-gift/shared/api';
@@ -58,6 +59,10 @@ export interface AppOptions {
   readonly rolloutRule?: RolloutRuleParameters;
   /** Writes the release state to the build store (config `RELEASE_STATE_*`); none: recorded only. */
   readonly releaseState?: StatePublisher;
+  /** The rollout runner's settings (config `ROLLOUT_*`, `GATE_RUNNER_TOKEN`) its routes use; main.ts runs the loop. */
+  readonly rolloutRunner?: RolloutRunnerSettings;
+  /** The clock rollouts' routes use; tests move it with the runner's. */
+  readonly rolloutNow?: () => Date;
 }
 
 /** The API as an express app, not listening: `main.ts` serves it, tests listen on a free port. */
@@ -81,6 +86,8 @@ export function createApp({
   telemetryNow = () => Math.floor(Date.now() / 1000),
   rolloutRule = DEFAULT_ROLLOUT_RULE,
   releaseState,
+  rolloutRunner = DEFAULT_RUNNER_SETTINGS,
+  rolloutNow = () => new Date(),
 }: AppOptions): Express {
   const logger = log === false ? silentLogger : log;
   const access = createAccess({
@@ -124,6 +131,29 @@ export function createApp({
   // grant lets another page set it), and the release tool has no XSRF cookie to echo. The origin
   // check above still refuses any cross-site browser request that tries.
   app.use(releaseRoutes({ access, cookieSecure, now: releaseNow, memo, publisher: releaseState }));
+  // Rollouts likewise (bearer tokens; the gate runner's own credential for its jobs).
+  app.use(
+    gateRoutes({
+      db,
+      environment: releaseEnvironment,
+      operatorToken,
+      settings: rolloutRunner,
+      routes: Object.fromEntries(Object.entries(ROUTE_OWNERS).map(([route, remote]) => [remote, route])),
+      clock: rolloutNow,
+    }),
+  );
+  app.use(
+    rolloutRoutes({
+      access,
+      settings: rolloutRunner,
+      rule: rolloutRule,
+      clock: rolloutNow,
+      afterPointerChange: async (serial) => {
+        memo.forget();
+        await releaseState?.afterChange(serial);
+      },
+    }),
+  );
   app.use(accessRoutes(access));
   app.use(consoleRoutes());
   app.use(xsrfProtection({ cookieSecure }));

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { IDEMPOTENCY_KEY_DEFAULT_TTL_HOURS, SIGN_UP_OUTBOX_MAX_AGE_HOURS } from '@special-gift/shared/api';
 import { DEFAULT_DATA_DIR, readConfig, readOperatorToken } from './config';
+import { DEFAULT_RUNNER_SETTINGS } from './rollout-runner';
 import { DEFAULT_ROLLOUT_RULE } from './rollouts';
 
 describe('readConfig', () => {
@@ -26,6 +27,7 @@ describe('readConfig', () => {
       rolloutRule: DEFAULT_ROLLOUT_RULE,
       releaseStateStore: undefined,
       releaseStateKeys: [],
+      rolloutRunner: DEFAULT_RUNNER_SETTINGS,
     });
     expect(path.relative(path.resolve(__dirname, '..', '..'), DEFAULT_DATA_DIR)).toBe(path.join('.data', 'api'));
   });
@@ -56,6 +58,13 @@ describe('readConfig', () => {
         ROLLOUT_LOW_TRAFFIC: 'hold',
         RELEASE_STATE_STORE: '/srv/builds',
         RELEASE_STATE_KEYS: `k2:${'n'.repeat(32)},k1:${'o'.repeat(40)}`,
+        ROLLOUT_RUNNER: 'off',
+        ROLLOUT_TICK_SECONDS: '1',
+        ROLLOUT_LEASE_SECONDS: '3',
+        ROLLOUT_MIN_STEP_DWELL_SECONDS: '2',
+        ROLLOUT_GATE_CLAIM_SECONDS: '30',
+        ROLLOUT_HOST_URL: 'http://host:8080',
+        GATE_RUNNER_TOKEN: 'g'.repeat(32),
       }),
     ).toEqual({
       port: 8080,
@@ -81,6 +90,15 @@ describe('readConfig', () => {
         { id: 'k2', secret: 'n'.repeat(32) },
         { id: 'k1', secret: 'o'.repeat(40) },
       ],
+      rolloutRunner: {
+        enabled: false,
+        tickSeconds: 1,
+        leaseSeconds: 3,
+        minStepDwellSeconds: 2,
+        gateClaimSeconds: 30,
+        hostUrl: 'http://host:8080',
+        gateRunnerToken: 'g'.repeat(32),
+      },
     });
   });
 
@@ -104,6 +122,14 @@ describe('readConfig', () => {
     [{ RELEASE_STATE_STORE: 's3://sg-builds/builds' }, 'RELEASE_STATE_STORE=s3://… needs PostgreSQL (DATABASE_URL)'],
     [{ RELEASE_STATE_STORE: 's3://', DATABASE_URL: 'postgres://db/x' }, 'or s3://bucket/prefix, got "s3://"'],
     [{ RELEASE_STATE_KEYS: 'k1:short' }, 'RELEASE_STATE_KEYS: the secret of key "k1" has fewer than 32 characters'],
+    [{ ROLLOUT_TICK_SECONDS: '10', ROLLOUT_LEASE_SECONDS: '20' }, 'must be at least 3 × ROLLOUT_TICK_SECONDS'],
+    [{ ROLLOUT_HOST_URL: 'host:8080' }, "ROLLOUT_HOST_URL must be the live host's origin"],
+    [{ GATE_RUNNER_TOKEN: 'short' }, 'GATE_RUNNER_TOKEN must be at least 32'],
+    [
+      { GATE_RUNNER_TOKEN: 'o'.repeat(32), OPERATOR_TOKEN: 'o'.repeat(32) },
+      'GATE_RUNNER_TOKEN must differ from OPERATOR_TOKEN',
+    ],
+    [{ ROLLOUT_RUNNER: 'maybe' }, 'ROLLOUT_RUNNER must be on or off'],
   ])('refuses %p at start-up', (env, message) => {
     expect(() => readConfig(env)).toThrow(message);
   });

@@ -7,6 +7,7 @@ import type { DatabaseConfig } from './db/open-database';
 import { localStateKey, parseKeyList, type StateKey } from '@special-gift/shared/release-state';
 import { sign } from './http/signing';
 import { rolloutRuleFromEnv, type RolloutRuleParameters } from './rollouts';
+import { DEFAULT_RUNNER_SETTINGS, type RolloutRunnerSettings } from './rollout-runner';
 
 export interface ApiConfig {
   readonly port: number;
@@ -61,6 +62,8 @@ export interface ApiConfig {
    * unset: one key derived from the operator token (`npm run up`, the suite).
    */
   readonly releaseStateKeys: readonly StateKey[];
+  /** The rollout runner (docs/rollouts.md): `ROLLOUT_RUNNER`, `ROLLOUT_*_SECONDS`, `ROLLOUT_HOST_URL`, `GATE_RUNNER_TOKEN`. */
+  readonly rolloutRunner: RolloutRunnerSettings;
 }
 
 /** The repository root's `.data/api` (this file is api/src/config.ts, or api/dist/main.js once built). */
@@ -192,6 +195,51 @@ function parseEnvironment(value: string | undefined): string {
   return value;
 }
 
+function parseRolloutRunner(env: Readonly<Record<string, string | undefined>>): RolloutRunnerSettings {
+  const d = DEFAULT_RUNNER_SETTINGS;
+  const tickSeconds = parseInteger('ROLLOUT_TICK_SECONDS', env.ROLLOUT_TICK_SECONDS, d.tickSeconds, 1, 3600);
+  const leaseSeconds = parseInteger('ROLLOUT_LEASE_SECONDS', env.ROLLOUT_LEASE_SECONDS, d.leaseSeconds, 3, 86_400);
+  // A lease shorter than three ticks would lapse between a healthy leader's renewals.
+  if (leaseSeconds < 3 * tickSeconds)
+    throw new Error(
+      `ROLLOUT_LEASE_SECONDS (${leaseSeconds}) must be at least 3 × ROLLOUT_TICK_SECONDS (${tickSeconds})`,
+    );
+  const hostUrl = env.ROLLOUT_HOST_URL || undefined;
+  if (hostUrl !== undefined && !/^https?:\/\/[A-Za-z0-9.-]+(:[0-9]+)?\/?$/.test(hostUrl))
+    throw new Error(`ROLLOUT_HOST_URL must be the live host's origin like http://host:8080, got "${hostUrl}"`);
+  const gateRunnerToken = env.GATE_RUNNER_TOKEN || undefined;
+  if (
+    gateRunnerToken !== undefined &&
+    (gateRunnerToken.length < OPERATOR_TOKEN_MIN_LENGTH || !/^[\x21-\x7e]+$/.test(gateRunnerToken))
+  )
+    throw new Error(
+      `GATE_RUNNER_TOKEN must be at least ${OPERATOR_TOKEN_MIN_LENGTH} printable characters without spaces`,
+    );
+  if (gateRunnerToken !== undefined && gateRunnerToken === env.OPERATOR_TOKEN)
+    throw new Error('GATE_RUNNER_TOKEN must differ from OPERATOR_TOKEN: the gate runner gets no operator rights');
+  return {
+    enabled: parseSwitch('ROLLOUT_RUNNER', env.ROLLOUT_RUNNER, d.enabled),
+    tickSeconds,
+    leaseSeconds,
+    minStepDwellSeconds: parseInteger(
+      'ROLLOUT_MIN_STEP_DWELL_SECONDS',
+      env.ROLLOUT_MIN_STEP_DWELL_SECONDS,
+      d.minStepDwellSeconds,
+      1,
+      86_400,
+    ),
+    gateClaimSeconds: parseInteger(
+      'ROLLOUT_GATE_CLAIM_SECONDS',
+      env.ROLLOUT_GATE_CLAIM_SECONDS,
+      d.gateClaimSeconds,
+      10,
+      3600,
+    ),
+    hostUrl,
+    gateRunnerToken,
+  };
+}
+
 /** Reads the API's settings from the environment; a bad value fails at start-up, not on first use. */
 export function readConfig(env: Readonly<Record<string, string | undefined>>): ApiConfig {
   const allowedOrigins = parseOrigins(env.PUBLIC_ORIGIN);
@@ -230,5 +278,6 @@ export function readConfig(env: Readonly<Record<string, string | undefined>>): A
     rolloutRule: rolloutRuleFromEnv(env),
     releaseStateStore: parseStateStore(env.RELEASE_STATE_STORE, env.DATABASE_URL ? 'postgres' : 'pglite'),
     releaseStateKeys: readStateKeys(env.RELEASE_STATE_KEYS, env.OPERATOR_TOKEN || undefined),
+    rolloutRunner: parseRolloutRunner(env),
   };
 }

@@ -10,6 +10,7 @@ import { jsonLineLogger as log } from './http/logger';
 import { createApiServer } from './http/protocol-errors';
 import { warmUp } from './signups';
 import { openStateStore, StatePublisher } from './releases';
+import { createRolloutRunner } from './rollout-runner';
 import { purgeTelemetry, ROUTE_OWNERS, TelemetryStore } from './telemetry';
 
 const PURGE_EVERY_MS = 15 * 60_000;
@@ -60,7 +61,19 @@ async function main(): Promise<void> {
     pageTokensPerMinute: config.pageTokensPerMinute,
     rolloutRule: config.rolloutRule,
     releaseState,
+    rolloutRunner: config.rolloutRunner,
   });
+  // Rollouts move pointers: only with releases on (an operator token). Every replica ticks; the lease
+  // makes one of them the leader (docs/rollouts.md).
+  const rollouts = createRolloutRunner({
+    db,
+    environment: config.releaseEnvironment,
+    rule: config.rolloutRule,
+    settings: config.rolloutRunner,
+    log,
+    afterPointerChange: (serial) => releaseState.afterChange(serial),
+  });
+  if (config.operatorToken !== undefined) rollouts.start();
   const where =
     config.database.engine === 'postgres'
       ? { engine: 'postgres' }
@@ -119,6 +132,8 @@ async function main(): Promise<void> {
     // 3. Buffered telemetry (acknowledged, not yet written), then the database, then the data-directory
     //    lock last, so every acknowledged sign-up is flushed before another process may open the directory.
     clearInterval(purgeTimer);
+    // Before the database closes: the lease lapses now, so another replica leads at its next tick.
+    await rollouts.stop();
     await releaseState.stop();
     setTimeout(() => {
       log({ level: 'error', msg: 'database did not close in time' });

@@ -1,8 +1,8 @@
 // Migration 10's CHECK on telemetry_sessions.provenance: added NOT VALID inside the migrations'
 // transaction (no scan under the ALTER's ACCESS EXCLUSIVE lock), validated after it commits.
 import { createTestDatabase, testEngines } from '../../test/support/test-databases';
-import type { Database, Queryable } from './database';
-import { migrate } from './migrate';
+import type { Database, Engine, Queryable } from './database';
+import { migrate, MIGRATIONS } from './migrate';
 import { openPgliteDatabase } from './pglite-database';
 import { openPostgresDatabase } from './postgres-database';
 import type * as NativePglite from '../../test/support/native-pglite';
@@ -12,12 +12,22 @@ jest.mock('@electric-sql/pglite', () =>
 );
 jest.setTimeout(60_000);
 
+/** A fresh, unmigrated database of `engine` for `work`, dropped afterwards. */
+async function withDatabase(engine: Engine, work: (db: Database) => Promise<void>): Promise<void> {
+  const database = await createTestDatabase(engine);
+  const { config } = database;
+  const db = config.engine === 'postgres' ? await openPostgresDatabase(config) : await openPgliteDatabase(config);
+  try {
+    await work(db);
+  } finally {
+    await db.close();
+    await database.drop();
+  }
+}
+
 describe.each(testEngines())('migration 10 on %s', (engine) => {
   it("validates the provenance CHECK in a transaction of its own, after the migrations' commit", async () => {
-    const database = await createTestDatabase(engine);
-    const { config } = database;
-    const db = config.engine === 'postgres' ? await openPostgresDatabase(config) : await openPgliteDatabase(config);
-    try {
+    await withDatabase(engine, async (db) => {
       // Each statement with the number of the transaction it ran in.
       const statements: Array<[transaction: number, sql: string]> = [];
       let transactions = 0;
@@ -53,9 +63,54 @@ describe.each(testEngines())('migration 10 on %s', (engine) => {
       ).rejects.toThrow(/telemetry_sessions_provenance_check/);
       // Again (another replica's start): nothing to migrate, the validation a no-op.
       expect(await migrate(db)).toEqual([]);
-    } finally {
-      await db.close();
-      await database.drop();
-    }
+    });
+  });
+});
+
+describe.each(testEngines())('migration 13 on %s', (engine) => {
+  it("widens the audit trail's checks (validated after the commit) and keeps the timeline append-only", async () => {
+    await withDatabase(engine, async (db) => {
+      // A row written before migration 13, under the old checks, stays valid under the new.
+      await migrate(
+        db,
+        MIGRATIONS.filter((migration) => migration.version < 13),
+      );
+      const audit = (action: string, channel: string) =>
+        db.query(
+          `INSERT INTO audit_trail (environment, remote, action, token_id, token_name, channel, reason)
+           VALUES ('production', 'signup', $1, 'operator', 'operator', $2, '')`,
+          [action, channel],
+        );
+      await audit('release', 'cli');
+      await expect(audit('rollout-start', 'system')).rejects.toThrow(/audit_trail_(action|channel)_check/);
+      expect(await migrate(db)).toEqual([13]);
+      const { rows } = await db.query<{ conname: string; convalidated: boolean }>(
+        "SELECT conname, convalidated FROM pg_constraint WHERE conname IN ('audit_trail_action_check', 'audit_trail_channel_check') ORDER BY conname",
+      );
+      expect(rows).toEqual([
+        { conname: 'audit_trail_action_check', convalidated: true },
+        { conname: 'audit_trail_channel_check', convalidated: true },
+      ]);
+      await audit('rollout-start', 'system');
+      await expect(audit('rollout-start', 'pager')).rejects.toThrow(/audit_trail_channel_check/);
+      await db.query(
+        `INSERT INTO release_builds (remote, build_id, contract_major, files, bytes, published_by) VALUES ('signup', 'c0ffee000001', 1, 1, 1, 't')`,
+      );
+      const rollout = (id: string) =>
+        db.query(
+          `INSERT INTO rollouts (id, environment, remote, build_id, baseline_build, plan, state, pointer_revision,
+             next_check_at, started_by_token_id, started_by, started_at)
+           VALUES ($1, 'production', 'signup', 'c0ffee000001', 'a11ce0000001', '{}', 'gating', 1, now(), 'operator', 'operator', now())`,
+          [id],
+        );
+      await rollout('a'.repeat(24));
+      await expect(rollout('b'.repeat(24))).rejects.toThrow(/rollouts_one_active/);
+      await db.query(
+        `INSERT INTO rollout_events (rollout_id, seq, at, kind, actor_token_id, actor) VALUES ($1, 1, now(), 'started', 'operator', 'operator')`,
+        ['a'.repeat(24)],
+      );
+      await expect(db.query("UPDATE rollout_events SET reason = 'rewritten'")).rejects.toThrow(/append-only/);
+      await expect(db.query('DELETE FROM rollout_events')).rejects.toThrow(/append-only/);
+    });
   });
 });

@@ -301,6 +301,116 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE release_state_heads ADD COLUMN drift_reason text NULL, ADD COLUMN drift_at timestamptz NULL;
     `,
   },
+  {
+    version: 13,
+    sql: `
+      -- Rollouts (docs/rollouts.md): a build taken by the API's leader through gates (before any
+      -- user gets it) and steps (shares that advance, hold or roll back on the sequential rule).
+      CREATE TABLE rollouts (
+        id text PRIMARY KEY CHECK (id ~ '^[0-9a-f]{24}$'),
+        environment text NOT NULL,
+        remote text NOT NULL,
+        build_id text NOT NULL,
+        -- Live when it started: the arm the candidate is compared with.
+        baseline_build text NOT NULL,
+        -- A frozen copy: the rollout's own plan or the remote's default at its start.
+        plan jsonb NOT NULL,
+        state text NOT NULL CHECK (state IN ('gating', 'stepping', 'awaiting_approval', 'paused',
+          'succeeded', 'rolled_back', 'failed', 'aborted')),
+        -- The state resume returns to.
+        paused_from text NULL,
+        -- -1: at the gates; 0..n-1: at plan.steps[i]; n: promoted.
+        step_index integer NOT NULL DEFAULT -1,
+        step_started_at timestamptz NULL,
+        -- The verdict's since: one always-valid sequence over the whole rollout.
+        traffic_started_at timestamptz NULL,
+        -- The pointer revision the runner (or the start) last saw: its compare-and-swap base.
+        pointer_revision integer NOT NULL,
+        -- Compare-and-swap of every change, the runner's and people's.
+        version integer NOT NULL DEFAULT 1,
+        -- A skip asked for: the next tick takes the next share whatever the dwell and the rule.
+        skip_requested boolean NOT NULL DEFAULT false,
+        next_check_at timestamptz NOT NULL,
+        last_check jsonb NULL,
+        started_by_token_id text NOT NULL,
+        started_by text NOT NULL,
+        started_at timestamptz NOT NULL,
+        finished_at timestamptz NULL,
+        outcome_reason text NOT NULL DEFAULT '',
+        CHECK ((finished_at IS NULL) = (state IN ('gating', 'stepping', 'awaiting_approval', 'paused'))),
+        FOREIGN KEY (remote, build_id) REFERENCES release_builds (remote, build_id)
+      );
+      -- One active rollout per remote and environment, whichever replica inserts.
+      CREATE UNIQUE INDEX rollouts_one_active ON rollouts (environment, remote) WHERE finished_at IS NULL;
+      CREATE INDEX rollouts_due ON rollouts (environment, next_check_at) WHERE finished_at IS NULL;
+      CREATE TABLE rollout_gates (
+        rollout_id text NOT NULL REFERENCES rollouts (id),
+        gate text NOT NULL CHECK (gate IN ('contract', 'integrity', 'acceptance')),
+        state text NOT NULL CHECK (state IN ('pending', 'running', 'passed', 'failed')),
+        attempts integer NOT NULL DEFAULT 0,
+        claim_nonce text NULL,
+        claim_expires_at timestamptz NULL,
+        -- Set once the gate has waited past the claim time: its gate-waiting event is sent once.
+        waiting_reported boolean NOT NULL DEFAULT false,
+        started_at timestamptz NULL,
+        finished_at timestamptz NULL,
+        reason text NOT NULL DEFAULT '',
+        detail jsonb NULL,
+        PRIMARY KEY (rollout_id, gate)
+      );
+      CREATE TABLE rollout_approvals (
+        rollout_id text NOT NULL REFERENCES rollouts (id),
+        step_index integer NOT NULL,
+        requested_at timestamptz NOT NULL,
+        approved_by_token_id text NULL,
+        approved_by text NULL,
+        approved_at timestamptz NULL,
+        reason text NOT NULL DEFAULT '',
+        PRIMARY KEY (rollout_id, step_index)
+      );
+      -- The timeline, never updated nor deleted (the audit trail's triggers): seq 1, 2, 3... per rollout.
+      CREATE TABLE rollout_events (
+        rollout_id text NOT NULL REFERENCES rollouts (id),
+        seq integer NOT NULL CHECK (seq > 0),
+        at timestamptz NOT NULL,
+        kind text NOT NULL CHECK (kind IN ('started', 'gate-passed', 'gate-failed', 'gate-waiting', 'step',
+          'hold', 'blocked', 'approval-requested', 'approved', 'paused', 'resumed', 'skipped', 'rolled-back',
+          'promoted', 'succeeded', 'failed', 'aborted', 'telemetry-stale')),
+        step_index integer NULL,
+        percent integer NULL,
+        decision jsonb NULL,
+        actor_token_id text NOT NULL,
+        actor text NOT NULL,
+        reason text NOT NULL DEFAULT '',
+        PRIMARY KEY (rollout_id, seq)
+      );
+      CREATE TRIGGER rollout_events_append_only BEFORE UPDATE OR DELETE ON rollout_events
+        FOR EACH ROW EXECUTE FUNCTION audit_trail_append_only();
+      CREATE TRIGGER rollout_events_no_truncate BEFORE TRUNCATE ON rollout_events
+        FOR EACH STATEMENT EXECUTE FUNCTION audit_trail_append_only();
+      -- The runner's leader per environment: a row with an expiry and a fencing epoch (+1 at each takeover).
+      CREATE TABLE rollout_leases (
+        name text PRIMARY KEY,
+        holder text NOT NULL,
+        epoch bigint NOT NULL,
+        expires_at timestamptz NOT NULL
+      );
+      -- The audit trail learns the rollout actions and the runners' system channel. NOT VALID here
+      -- (no scan under this ALTER's lock; new rows are checked at once), validated after the commit.
+      ALTER TABLE audit_trail DROP CONSTRAINT audit_trail_action_check;
+      ALTER TABLE audit_trail ADD CONSTRAINT audit_trail_action_check CHECK (action IN ('publish', 'purge',
+        'release', 'canary', 'promote', 'abort', 'rollback', 'detach', 'preview', 'lock', 'unlock', 'token-create',
+        'token-revoke', 'rollout-start', 'rollout-gate', 'rollout-step', 'rollout-approve', 'rollout-pause',
+        'rollout-resume', 'rollout-skip', 'rollout-abort', 'rollout-end')) NOT VALID;
+      ALTER TABLE audit_trail DROP CONSTRAINT audit_trail_channel_check;
+      ALTER TABLE audit_trail ADD CONSTRAINT audit_trail_channel_check
+        CHECK (channel IN ('console', 'cli', 'ci', 'system')) NOT VALID;
+    `,
+    afterCommit: [
+      'ALTER TABLE audit_trail VALIDATE CONSTRAINT audit_trail_action_check',
+      'ALTER TABLE audit_trail VALIDATE CONSTRAINT audit_trail_channel_check',
+    ],
+  },
 ];
 
 /** Any fixed 64-bit number, the same in every replica: the advisory lock that serialises migrations. */

@@ -4,6 +4,7 @@ import type { Database, Queryable } from '../db/database';
 import { lockServableBuild } from './build-registry';
 import { readLock } from './lock-store';
 import { readPointer, type HistoryEntry, type Pointer } from './pointer-store';
+import { activeRolloutId, ROLLOUT_GUARDED_ACTIONS } from './rollout-guard';
 import { recordReleaseState } from './release-state';
 
 export { RELEASE_ACTIONS, type ReleaseAction } from '@special-gift/shared/api';
@@ -13,7 +14,9 @@ export type ActionRefusal =
   | { readonly kind: 'conflict'; readonly current: number }
   | { readonly kind: 'unknown_build'; readonly buildId: string }
   | { readonly kind: 'refused'; readonly message: string }
-  | { readonly kind: 'locked'; readonly lock: ReleaseLock };
+  | { readonly kind: 'locked'; readonly lock: ReleaseLock }
+  /** A rollout is under way (rollout-guard.ts). */
+  | { readonly kind: 'rollout'; readonly rolloutId: string };
 
 export type ActionOutcome =
   | {
@@ -26,6 +29,11 @@ export type ActionOutcome =
   | ActionRefusal;
 
 export type ActionInput = ReleaseActionRequest;
+
+/** Set by the rollout runner only, never from a request body: the rollout the action belongs to. */
+export interface ActionContext {
+  readonly rolloutId?: string;
+}
 
 /**
  * What a lock freezes: every way of putting a build in front of visitors. Abort and rollback stay
@@ -91,77 +99,95 @@ export async function applyAction(
   actor: Actor,
 ): Promise<ActionOutcome> {
   return db
-    .transaction(async (tx): Promise<ActionOutcome> => {
-      const pointer = await readPointer(tx, environment, remote);
-      const last = await tx.query<{ revision: number }>(
-        'SELECT max(revision) AS revision FROM release_history WHERE environment = $1 AND remote = $2',
-        [environment, remote],
-      );
-      const current = pointer?.revision ?? last.rows[0]?.revision ?? 0;
-      if (current !== input.expectedRevision) return { kind: 'conflict', current };
-      if (LOCKED_ACTIONS.includes(input.action)) {
-        const lock = await readLock(tx, environment, remote, { share: true });
-        if (lock) return { kind: 'locked', lock };
-      }
-
-      const next = await nextState(tx, environment, remote, pointer, input);
-      if ('kind' in next) return next;
-      // A rollback during a lock returns only to a build this environment had live before: with
-      // any build id it would be a release by another name.
-      if (input.action === 'rollback' && next.buildId !== null) {
-        const lock = await readLock(tx, environment, remote, { share: true });
-        if (lock && !(await wasLive(tx, environment, remote, next.buildId))) return { kind: 'locked', lock };
-      }
-      const revision = input.expectedRevision + 1;
-      const written = await writePointer(tx, environment, remote, pointer, next, input.expectedRevision, revision);
-      if (!written) {
-        const now = await readPointer(tx, environment, remote);
-        return { kind: 'conflict', current: now?.revision ?? current };
-      }
-      const inserted = await tx.query<{ revision: number }>(
-        `INSERT INTO release_history
-         (environment, remote, revision, action, build_id, previous_live, canary_percent, contract_major, actor, reason)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
-       ON CONFLICT (environment, remote, revision) DO NOTHING
-       RETURNING revision`,
-        [
-          environment,
-          remote,
-          revision,
-          input.action,
-          next.buildId,
-          pointer?.live ?? null,
-          next.pointer?.canaryPercent ?? 0,
-          next.contractMajor,
-          actor.tokenName,
-          input.reason,
-        ],
-      );
-      // A racing writer took this revision (possible only after a detach, when there is no row to
-      // update): undo by throwing, so the pointer write rolls back with it.
-      if (inserted.rows.length === 0) throw new RevisionTaken(current);
-      await appendAudit(tx, {
-        ...actor,
-        environment,
-        remote,
-        action: input.action,
-        fromState: describePointer(pointer),
-        toState: describePointer(next.pointer),
-        reason: input.reason,
-      });
-      // The environment's next release state, in this same commit (release-state.ts).
-      const stateSerial = await recordReleaseState(tx, environment, new Date());
-      return {
-        ok: true,
-        pointer: next.pointer === null ? null : await readPointer(tx, environment, remote),
-        revision,
-        stateSerial,
-      };
-    })
+    .transaction((tx) => applyActionTx(tx, environment, remote, input, actor))
     .catch((error: unknown): ActionOutcome => {
       if (error instanceof RevisionTaken) return { kind: 'conflict', current: error.current };
       throw error;
     });
+}
+
+/**
+ * applyAction inside the caller's transaction (the rollout runner's step: its own rows and the
+ * pointer in one commit; PGlite cannot nest transactions). Throws {@link RevisionTaken} when a
+ * racing writer took the revision: the caller's transaction must roll back.
+ */
+export async function applyActionTx(
+  tx: Queryable,
+  environment: string,
+  remote: string,
+  input: ActionInput,
+  actor: Actor,
+  context: ActionContext = {},
+): Promise<ActionOutcome> {
+  const pointer = await readPointer(tx, environment, remote);
+  const last = await tx.query<{ revision: number }>(
+    'SELECT max(revision) AS revision FROM release_history WHERE environment = $1 AND remote = $2',
+    [environment, remote],
+  );
+  const current = pointer?.revision ?? last.rows[0]?.revision ?? 0;
+  if (current !== input.expectedRevision) return { kind: 'conflict', current };
+  if (ROLLOUT_GUARDED_ACTIONS.includes(input.action)) {
+    const rolloutId = await activeRolloutId(tx, environment, remote);
+    if (rolloutId !== null && rolloutId !== context.rolloutId) return { kind: 'rollout', rolloutId };
+  }
+  if (LOCKED_ACTIONS.includes(input.action)) {
+    const lock = await readLock(tx, environment, remote, { share: true });
+    if (lock) return { kind: 'locked', lock };
+  }
+
+  const next = await nextState(tx, environment, remote, pointer, input);
+  if ('kind' in next) return next;
+  // A rollback during a lock returns only to a build this environment had live before: with
+  // any build id it would be a release by another name.
+  if (input.action === 'rollback' && next.buildId !== null) {
+    const lock = await readLock(tx, environment, remote, { share: true });
+    if (lock && !(await wasLive(tx, environment, remote, next.buildId))) return { kind: 'locked', lock };
+  }
+  const revision = input.expectedRevision + 1;
+  const written = await writePointer(tx, environment, remote, pointer, next, input.expectedRevision, revision);
+  if (!written) {
+    const now = await readPointer(tx, environment, remote);
+    return { kind: 'conflict', current: now?.revision ?? current };
+  }
+  const inserted = await tx.query<{ revision: number }>(
+    `INSERT INTO release_history
+     (environment, remote, revision, action, build_id, previous_live, canary_percent, contract_major, actor, reason)
+   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+   ON CONFLICT (environment, remote, revision) DO NOTHING
+   RETURNING revision`,
+    [
+      environment,
+      remote,
+      revision,
+      input.action,
+      next.buildId,
+      pointer?.live ?? null,
+      next.pointer?.canaryPercent ?? 0,
+      next.contractMajor,
+      actor.tokenName,
+      input.reason,
+    ],
+  );
+  // A racing writer took this revision (possible only after a detach, when there is no row to
+  // update): undo by throwing, so the pointer write rolls back with it.
+  if (inserted.rows.length === 0) throw new RevisionTaken(current);
+  await appendAudit(tx, {
+    ...actor,
+    environment,
+    remote,
+    action: input.action,
+    fromState: describePointer(pointer),
+    toState: describePointer(next.pointer),
+    reason: input.reason,
+  });
+  // The environment's next release state, in this same commit (release-state.ts).
+  const stateSerial = await recordReleaseState(tx, environment, new Date());
+  return {
+    ok: true,
+    pointer: next.pointer === null ? null : await readPointer(tx, environment, remote),
+    revision,
+    stateSerial,
+  };
 }
 
 /** Whether `buildId` was live for `remote` in `environment` at some point of its history. */
@@ -175,7 +201,8 @@ async function wasLive(tx: Queryable, environment: string, remote: string, build
   return found.rows.length > 0;
 }
 
-class RevisionTaken extends Error {
+/** A racing writer took the revision (after a detach): the transaction must roll back. */
+export class RevisionTaken extends Error {
   constructor(readonly current: number) {
     super('revision taken');
   }

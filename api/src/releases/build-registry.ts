@@ -204,7 +204,9 @@ export async function purgeBuilds(
     if (unknown !== undefined) return { kind: 'unknown_build', buildId: unknown };
     const used = await tx.query<{ build_id: string }>(
       `SELECT live_build AS build_id FROM release_pointers WHERE remote = $1 AND live_build = ANY($2::text[])
-       UNION SELECT canary_build FROM release_pointers WHERE remote = $1 AND canary_build = ANY($2::text[])`,
+       UNION SELECT canary_build FROM release_pointers WHERE remote = $1 AND canary_build = ANY($2::text[])
+       -- A rollout under way (any environment: builds are shared) may put it in front of users.
+       UNION SELECT build_id FROM rollouts WHERE remote = $1 AND build_id = ANY($2::text[]) AND finished_at IS NULL`,
       [remote, ids],
     );
     if (used.rows.length > 0) return { kind: 'in_use', buildIds: used.rows.map((row) => row.build_id).sort() };

@@ -64,7 +64,7 @@ export function buildRoutes(router: Router, access: Access): void {
         409,
         'release_refused',
         outcome.kind === 'in_use'
-          ? `Not purged: ${listed} live or in canary.`
+          ? `Not purged: ${listed} live, in canary or in a rollout under way.`
           : `Not purged: ${listed} in another environment's release history (its rollback targets); only the operator purges those.`,
       );
     })

@@ -8,6 +8,7 @@ import { jsonObject } from '../http/request-fields';
 import { applyAction, RELEASE_ACTIONS, type ReleaseAction } from './action-store';
 import { deleteLock, describeLock, insertLock, readLock } from './lock-store';
 import { readRemoteState } from './pointer-store';
+import { rolloutInProgress } from './rollout-guard';
 import { historyLimit, invalid, readInteger, readString, remoteOf } from './request';
 import type { PointerMemo } from './snapshot';
 import type { StatePublisher } from './state-publisher';
@@ -77,6 +78,8 @@ export function pointerRoutes(
           );
         case 'refused':
           throw new ApiError(409, 'release_refused', outcome.message);
+        case 'rollout':
+          throw new ApiError(409, 'rollout_in_progress', rolloutInProgress(remote, outcome.rolloutId));
         case 'locked':
           throw new ApiError(
             409,

@@ -1,4 +1,5 @@
-// The rollouts domain's face to the app: today, the canary's sequential decision rule (docs/rollouts.md).
+// The rollouts domain's face to the app, pure (docs/rollouts.md): the canary's sequential decision rule,
+// the plan, the contract gate's check and the rollout's state machine; the runner's I/O is rollout-runner/.
 export {
   DEFAULT_ROLLOUT_RULE,
   rolloutRuleFromEnv,
@@ -16,3 +17,12 @@ export {
   type RuleResult,
 } from './rule';
 export type { Count } from './sequential';
+export { defaultPlan, durationSeconds, parsePlan, type PlanLimits } from './plan';
+export { contractCompatible, parseHostBuildInfo, type HostContract } from './contract';
+export {
+  earliestAdvanceAt,
+  nextAction,
+  type MachineAction,
+  type MachineFacts,
+  type MachineRollout,
+} from './state-machine';

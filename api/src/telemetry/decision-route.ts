@@ -1,12 +1,12 @@
 // `GET /v1/telemetry/verdict`: the canary's sequential decision over its signed page views since it
 // started (docs/rollouts.md). The CLI's `verdict` prints it and, with `--act yes`, acts on it.
-import { BUILD_ID, type CanaryDecisionAnswer } from '@special-gift/shared/telemetry';
+import { BUILD_ID } from '@special-gift/shared/telemetry';
 import type { RequestHandler } from 'express';
 import { authorize } from '../access';
 import type { Database } from '../db/database';
 import { ApiError } from '../http/api-error';
-import { decide, VITALS, whatWouldChange, type RolloutRuleParameters, type RuleInput } from '../rollouts';
-import { decisionFigures } from './verdict-query';
+import type { RolloutRuleParameters } from '../rollouts';
+import { canaryAnswer } from './canary-answer';
 import { TELEMETRY_VOCABULARY } from './vocabulary';
 
 /** The oldest `since` asked for: stored telemetry is purged long before (TELEMETRY_RETENTION_DAYS). */
@@ -48,63 +48,7 @@ export function canaryDecision(db: Database, rule: RolloutRuleParameters, now: (
     }
     authorize(res, remote, 'viewer', 'read field data');
 
-    const figures = await decisionFigures(db, { remote, canary, baseline, since, until });
-    const count = (events: number, trials: number) => ({ events, trials });
-    const input: RuleInput = {
-      errors: {
-        canary: count(figures.canary.failedSessions, figures.canary.sessions),
-        live: count(figures.baseline.failedSessions, figures.baseline.sessions),
-      },
-      vitals: Object.fromEntries(
-        VITALS.map((vital) => [
-          vital,
-          {
-            canary: count(figures.canary.vitals[vital].aboveLiveP75, figures.canary.vitals[vital].samples),
-            live: count(figures.baseline.vitals[vital].aboveLiveP75, figures.baseline.vitals[vital].samples),
-          },
-        ]),
-      ) as RuleInput['vitals'],
-      elapsedMinutes: (until.getTime() - since.getTime()) / 60_000,
-    };
-    const result = decide(input, rule);
-    const answer: CanaryDecisionAnswer = {
-      remote,
-      since: since.toISOString(),
-      until: until.toISOString(),
-      elapsedMinutes: Math.floor(input.elapsedMinutes),
-      decision: result.decision,
-      reasons: result.reasons,
-      whatWouldChange: whatWouldChange(input, rule, result),
-      arms: {
-        canary: {
-          build: canary,
-          sessions: figures.canary.sessions,
-          failedSessions: figures.canary.failedSessions,
-          p75: figures.canary.p75,
-        },
-        baseline: {
-          build: baseline,
-          sessions: figures.baseline.sessions,
-          failedSessions: figures.baseline.failedSessions,
-          p75: figures.baseline.p75,
-        },
-      },
-      metrics: result.metrics.map((metric) => {
-        const arms = metric.metric === 'errors' ? input.errors : input.vitals[metric.metric];
-        return {
-          metric: metric.metric,
-          judged: metric.judged,
-          canary: arms.canary,
-          baseline: arms.live,
-          liveP75: metric.metric === 'errors' ? null : figures.liveP75[metric.metric],
-          margin: metric.margin,
-          harm: metric.harm,
-          safety: metric.safety,
-          state: metric.state,
-        };
-      }),
-      rule,
-    };
+    const { answer } = await canaryAnswer(db, { remote, canary, baseline, since, until }, rule);
     res.set('Cache-Control', 'no-store').json(answer);
   };
 }

@@ -5,3 +5,4 @@ export { purgeTelemetry } from './telemetry-tables';
 export { ROUTE_OWNERS } from './vocabulary';
 export { REPORT_PAGE } from './report-page-paths';
 export { pageTokenKeys } from './page-token';
+export { canaryAnswer, signedViewsSince, type CanaryQuestion } from './canary-answer';

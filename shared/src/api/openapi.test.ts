@@ -5,6 +5,12 @@ import {
   ACCESS_IDENTITY_PROPERTIES,
   API_ERROR_CODES,
   PUBLISHED_BUILD_PROPERTIES,
+  ROLLOUT_CONTROLS,
+  ROLLOUT_EVENT_KINDS,
+  ROLLOUT_GATES,
+  ROLLOUT_PROPERTIES,
+  ROLLOUT_STATES,
+  GATE_OUTCOMES,
   ROLE_NEEDED,
   CREATED_SIGN_UP_PROPERTIES,
   PUBLIC_SIGN_UP_PROPERTIES,
@@ -71,6 +77,42 @@ describe('api/openapi.yaml documents the wire contract of @special-gift/shared/a
     expect(schema('AccessIdentity').required).toEqual([...ACCESS_IDENTITY_PROPERTIES]);
     const actions = schema('AccessIdentity').properties?.actions as Schema & { items?: Schema };
     expect(actions.items?.enum).toEqual(Object.keys(ROLE_NEEDED));
+  });
+
+  it("a rollout, its timeline, and the gate runner's job and result", () => {
+    expect(keys(schema('Rollout'))).toEqual([...ROLLOUT_PROPERTIES]);
+    expect(schema('Rollout').required).toEqual([...ROLLOUT_PROPERTIES]);
+    expect(schema('Rollout').properties?.state?.enum).toEqual([...ROLLOUT_STATES]);
+    const [base, extra] = schema('RolloutDetail').allOf ?? [];
+    expect(base?.$ref).toBe('#/components/schemas/Rollout');
+    expect(keys(extra)).toEqual(['gates', 'events', 'approvals', 'lastCheck']);
+    const items = (name: string) => (extra?.properties?.[name] as Schema & { items?: Schema }).items;
+    expect(items('gates')?.properties?.gate?.enum).toEqual([...ROLLOUT_GATES]);
+    expect(items('events')?.properties?.kind?.enum).toEqual([...ROLLOUT_EVENT_KINDS]);
+    expect(keys(schema('RolloutPlan'))).toEqual(['steps', 'promote', 'minNewViewsPerStep', 'lowTraffic']);
+    expect(keys(schema('GateJob'))).toEqual([
+      'rolloutId',
+      'environment',
+      'remote',
+      'buildId',
+      'gate',
+      'nonce',
+      'route',
+      'integrity',
+      'previewCookie',
+      'deadline',
+    ]);
+    expect(keys(schema('GateResult'))).toEqual(['nonce', 'outcome', 'reason', 'detail']);
+    expect(schema('GateResult').properties?.outcome?.enum).toEqual([...GATE_OUTCOMES]);
+    const paths = (
+      document as unknown as {
+        paths: Record<string, { post?: { parameters?: Array<Schema & { name?: string; schema?: Schema }> } }>;
+      }
+    ).paths;
+    const control = paths['/v1/rollouts/{id}/{control}']?.post?.parameters?.find(
+      (parameter) => parameter.name === 'control',
+    );
+    expect(control?.schema?.enum).toEqual([...ROLLOUT_CONTROLS]);
   });
 
   it('a published build, with its footprint', () => {
