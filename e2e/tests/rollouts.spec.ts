@@ -6,6 +6,7 @@ import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
+import type { Page } from '@playwright/test';
 import type { Rollout } from '@special-gift/shared/api';
 import { buildRemoteVariant, removeRemoteVariant } from '../support/build-variant';
 import { expect, test } from '../support/fixtures';
@@ -161,7 +162,7 @@ test('a build with a raised error rate is rolled back by itself at its first ste
   await untilRollout(started.id, (detail) => detail.state === 'stepping', 150_000);
 
   let firstFailingView = 0;
-  const focusField = async (page: import('@playwright/test').Page) => {
+  const focusField = async (page: Page) => {
     await page.getByRole('textbox').first().focus();
     await page.waitForTimeout(100);
     if (firstFailingView === 0) firstFailingView = Date.now();
