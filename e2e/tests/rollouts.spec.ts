@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import type { Page } from '@playwright/test';
 import type { Rollout } from '@special-gift/shared/api';
+import { expectNoViolations } from '../support/axe';
 import { buildRemoteVariant, removeRemoteVariant } from '../support/build-variant';
 import { expect, test } from '../support/fixtures';
 import { startGateRunner, stopGateRunner } from '../support/gate-runner';
@@ -24,8 +25,11 @@ import {
 } from '../support/rollouts';
 import { restartApi, restartHost } from '../support/servers';
 import { restoreSuiteState } from '../support/suite-state';
+import { E2E_OPERATOR_TOKEN, OPERATOR_PAGES_URL } from '../support/topology';
 
 test.describe.configure({ mode: 'serial' });
+// axe injects its script into the console's page (the visitors' contexts keep every policy).
+test.use({ bypassCSP: true });
 
 const THROWS_ON_MOUNT = 'rollout journey: this build throws on mount';
 const RAISED_ERROR = 'rollout journey: this build throws once a field is focused';
@@ -71,7 +75,7 @@ test.afterAll(async () => {
   removeRemoteVariant('signup-throws-on-mount');
 });
 
-test('a good build passes its gates and advances to 100 % by itself on signed page views', async () => {
+test('a good build passes its gates and advances to 100 % by itself on signed page views', async ({ page }) => {
   test.setTimeout(300_000);
   const candidate = publish('signup', withAppendedEntry('\n/* rollout journey: a good build */\n'));
   const started = startRollout(candidate, 'e2e: a good build');
@@ -112,6 +116,28 @@ test('a good build passes its gates and advances to 100 % by itself on signed pa
   expect(done.events.map((event) => event.seq)).toEqual(done.events.map((_, index) => index + 1));
   expect(done.events.filter((event) => event.kind === 'step').map((event) => event.percent)).toEqual([1, 5, 25, 50]);
   expect(release('rollout', 'status', 'signup')).toMatch(/succeeded/);
+
+  // The team's console shows the same timeline, on a phone, accessible.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`${OPERATOR_PAGES_URL}/v1/console?remote=signup`);
+  await page.getByLabel('Token').fill(E2E_OPERATOR_TOKEN);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  const section = page.locator('section.rollout');
+  await expect(section.getByRole('heading', { name: 'Last rollout' })).toBeVisible();
+  await expect(section).toHaveAttribute('data-state', 'succeeded');
+  await expect(section.locator('ol.rollout-plan > li')).toHaveText([
+    /^Gate contract: passed/,
+    /^Gate integrity: passed/,
+    /^Gate acceptance: passed/,
+    /^Step 1: 1 %.*\(done\)/,
+    /^Step 2: 5 %.*\(done\)/,
+    /^Step 3: 25 %.*\(done\)/,
+    /^Step 4: 50 %.*\(done\)/,
+  ]);
+  await expect(section.locator('ol.rollout-events > li').filter({ hasText: /^promoted/ })).toContainText(
+    'by rollout runner',
+  );
+  await expectNoViolations(page, 'the console with a finished rollout, on a phone');
 });
 
 test('a build whose screen throws on mount is stopped at the acceptance gate, with no user share', async () => {
