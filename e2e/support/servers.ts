@@ -28,6 +28,8 @@ function commandFor(app: AppName): { command: string; args: string[]; cwd: strin
         OPERATOR_TOKEN: E2E_OPERATOR_TOKEN,
         // The release state beside the builds, as `npm run up` writes it (tests/release-state.spec.ts).
         RELEASE_STATE_STORE: BUILD_STORE_DIR,
+        // The settings a spec restarted the API with (restartApi), as an operator's redeploy sets them.
+        ...apiSettings(),
       },
     };
   }
@@ -114,6 +116,25 @@ export async function restartHost(settings: Record<string, string>): Promise<voi
 }
 
 export const HOST_SETTINGS = join(STATE_DIR, 'host-settings.json');
+const API_SETTINGS = join(STATE_DIR, 'api-settings.json');
+
+const apiSettings = (): Record<string, string> =>
+  existsSync(API_SETTINGS) ? (JSON.parse(readFileSync(API_SETTINGS, 'utf8')) as Record<string, string>) : {};
+
+/**
+ * The API restarted with these settings over the suite's (`ROLLOUT_TICK_SECONDS=1`), as an
+ * operator's redeploy does; `{}` restores the suite's. Its database is kept.
+ */
+export async function restartApi(settings: Record<string, string>): Promise<void> {
+  await stopApp('api');
+  // Kept in a file, so a later worker (suite-state.ts) knows the API still runs other settings.
+  if (Object.keys(settings).length === 0) rmSync(API_SETTINGS, { force: true });
+  else writeFileSync(API_SETTINGS, JSON.stringify(settings));
+  await startApp('api');
+}
+
+/** Whether the API runs other settings than the suite's (restartApi was left half-way). */
+export const apiSettingsChanged = () => existsSync(API_SETTINGS);
 
 /** Whether the host runs other settings than the suite's defaults (restartHost was left half-way). */
 export const hostSettingsChanged = () => existsSync(HOST_SETTINGS);

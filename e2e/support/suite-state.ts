@@ -1,9 +1,10 @@
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Rollout } from '@special-gift/shared/api';
 import { REMOTES, type RemoteName } from '../../tooling/remotes';
 import { buildsInHtml } from './releases';
 import { deployBuild, distOf, wwwRoot, type StaticApp } from './nginx';
-import { hostSettingsChanged, isPortOpen, restartHost, startApp } from './servers';
+import { apiSettingsChanged, hostSettingsChanged, isPortOpen, restartApi, restartHost, startApp } from './servers';
 import { API_URL, APPS, E2E_OPERATOR_TOKEN, E2E_PORTS, HOST_URL } from './topology';
 
 /**
@@ -26,6 +27,10 @@ export async function restoreSuiteState(): Promise<string[]> {
     await startApp(app);
     restored.push(`${app} started`);
   }
+  if (apiSettingsChanged()) {
+    await restartApi({}); // the suite's settings, same database
+    restored.push('API settings reset');
+  }
   if (hostSettingsChanged() || !servesOwnBuild('host')) {
     await restartHost({}); // the host's files and config, rendered afresh
     restored.push('host settings and files reset');
@@ -35,7 +40,7 @@ export async function restoreSuiteState(): Promise<string[]> {
   }
   const moved: RemoteName[] = [];
   for (const remote of REMOTES) {
-    const changes = await detachRemote(remote.name);
+    const changes = [...(await abortRollout(remote.name)), ...(await detachRemote(remote.name))];
     if (changes.length > 0) moved.push(remote.name);
     restored.push(...changes);
   }
@@ -81,6 +86,22 @@ async function operator(path: string, body?: object): Promise<Response> {
   });
   if (!response.ok) throw new Error(`suite state: ${path}: ${response.status} ${await response.text()}`);
   return response;
+}
+
+/** Ends the remote's rollout, if one is under way: a pointer cannot be detached by hand during one. */
+async function abortRollout(remote: RemoteName): Promise<string[]> {
+  const { rollouts } = (await (await operator(`/v1/rollouts?remote=${remote}&active=true`)).json()) as {
+    rollouts: Rollout[];
+  };
+  const done: string[] = [];
+  for (const rollout of rollouts) {
+    await operator(`/v1/rollouts/${rollout.id}/abort`, {
+      expectedVersion: rollout.version,
+      reason: 'e2e: suite baseline',
+    });
+    done.push(`${remote}'s rollout ${rollout.id} aborted (${rollout.state})`);
+  }
+  return done;
 }
 
 /** Unlocks the remote and removes its pointer (back to the image build); what it did. */

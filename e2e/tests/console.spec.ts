@@ -264,6 +264,7 @@ test('the operator picks any remote', async ({ page }) => {
   await expect(page.locator(`li.build[data-build="${next}"]`).getByRole('button')).toHaveText([
     'Release…',
     'Start canary…',
+    'Start rollout…',
     'Preview in this browser…',
   ]);
 });

@@ -6,7 +6,7 @@ import { confirmAction, type ConfirmRequest, type ConfirmValues } from './confir
 import { PREVIEW_KEY, short, type Preview, type View } from './session';
 
 /** Runs a confirmed change; then shows the API's answer and the remote as it is now. */
-async function perform(view: View, what: string, change: () => Promise<unknown>): Promise<void> {
+export async function perform(view: View, what: string, change: () => Promise<unknown>): Promise<void> {
   try {
     await change();
     await view.reload({ text: `Done: ${what}.`, refusal: false });

@@ -4,6 +4,8 @@ import { describeRefused, type BuildReport } from '@special-gift/shared/telemetr
 import { element } from '../element';
 import { canaryShare, lockAction, pointerAction, previewAction, stopPreview } from './actions';
 import { bytes, bytesChange, count, sharedChange, sharedList, time } from './format';
+import { rolloutSection } from './rollout';
+import { startRollout } from './rollout-actions';
 import { can, readPreview, setParams, type Notice, type View } from './session';
 
 /** Builds side by side in the field data: the live one, the canary, then the remote's other builds. */
@@ -22,7 +24,12 @@ export function render(view: View, notice?: Notice): void {
     alert.hidden = false;
     alert.textContent = notice.text;
   } else if (notice) status.textContent = notice.text;
-  main().replaceChildren(identity(view), status, alert, serving(view), fieldData(view), builds(view), auditTrail(view));
+  const rollout = rolloutSection(view);
+  main().replaceChildren(
+    ...[identity(view), status, alert, serving(view), rollout, fieldData(view), builds(view), auditTrail(view)].filter(
+      (section): section is HTMLElement => section !== null,
+    ),
+  );
 }
 
 function identity(view: View): HTMLElement {
@@ -299,6 +306,8 @@ function builds(view: View): HTMLElement {
         add('Release…', (button) => pointerAction(view, 'release', button, build));
       if (pointer && build.buildId !== pointer.live && build.buildId !== pointer.canary && can(view, 'canary'))
         add('Start canary…', (button) => pointerAction(view, 'canary', button, build));
+      if (pointer && build.buildId !== pointer.live && can(view, 'rollout'))
+        add('Start rollout…', (button) => startRollout(view, build, button));
       if (can(view, 'preview')) add('Preview in this browser…', (button) => previewAction(view, build, button));
     }
     if (buttons.childElementCount > 0) item.append(buttons);

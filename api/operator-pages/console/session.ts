@@ -8,6 +8,7 @@ import type {
   ReleaseHistoryEntry,
   ReleaseLock,
   ReleasePointer,
+  RolloutDetail,
 } from '@special-gift/shared/api';
 import type { CanaryDecisionAnswer, ReportWindow, TelemetryReport } from '@special-gift/shared/telemetry';
 
@@ -48,6 +49,8 @@ export interface View {
   readonly report: TelemetryReport;
   /** The canary decision (GET /v1/telemetry/verdict) when a canary is under way. */
   readonly decision: CanaryDecisionAnswer | null;
+  /** The remote's rollout under way, else its last one (docs/rollouts.md); null when it never had one. */
+  readonly rollout: RolloutDetail | null;
   /** Reads everything again and draws the screen, with a notice. */
   reload(notice?: Notice): Promise<void>;
   signOut(): void;

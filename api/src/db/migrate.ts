@@ -395,13 +395,45 @@ export const MIGRATIONS: readonly Migration[] = [
         epoch bigint NOT NULL,
         expires_at timestamptz NOT NULL
       );
+      -- Rollout webhooks (docs/rollouts.md): one URL per remote; its secret is derived from a key and
+      -- the generation (rotation bumps it), so no secret is stored.
+      CREATE TABLE rollout_webhooks (
+        environment text NOT NULL,
+        remote text NOT NULL CHECK (remote ~ '^[a-z][a-z0-9-]{0,31}$'),
+        url text NOT NULL,
+        generation integer NOT NULL DEFAULT 1 CHECK (generation > 0),
+        since timestamptz NOT NULL,          -- events from then on are sent
+        updated_by text NOT NULL,
+        updated_at timestamptz NOT NULL,
+        PRIMARY KEY (environment, remote)
+      );
+      -- One delivery per timeline event, made from the events themselves (webhook-store.ts).
+      CREATE TABLE rollout_webhook_deliveries (
+        id text PRIMARY KEY,                 -- webhook-id: the same on every retry
+        environment text NOT NULL,
+        remote text NOT NULL,
+        rollout_id text NOT NULL,
+        seq integer NOT NULL,
+        url text NOT NULL,
+        body text NOT NULL,                  -- the exact bytes signed
+        attempts integer NOT NULL DEFAULT 0,
+        next_attempt_at timestamptz NOT NULL,
+        delivered_at timestamptz NULL,
+        gave_up_at timestamptz NULL,
+        last_status integer NULL,
+        last_error text NULL,
+        UNIQUE (rollout_id, seq),
+        FOREIGN KEY (rollout_id, seq) REFERENCES rollout_events (rollout_id, seq)
+      );
+      CREATE INDEX rollout_webhook_deliveries_due ON rollout_webhook_deliveries (environment, next_attempt_at)
+        WHERE delivered_at IS NULL AND gave_up_at IS NULL;
       -- The audit trail learns the rollout actions and the runners' system channel. NOT VALID here
       -- (no scan under this ALTER's lock; new rows are checked at once), validated after the commit.
       ALTER TABLE audit_trail DROP CONSTRAINT audit_trail_action_check;
       ALTER TABLE audit_trail ADD CONSTRAINT audit_trail_action_check CHECK (action IN ('publish', 'purge',
         'release', 'canary', 'promote', 'abort', 'rollback', 'detach', 'preview', 'lock', 'unlock', 'token-create',
         'token-revoke', 'rollout-start', 'rollout-gate', 'rollout-step', 'rollout-approve', 'rollout-pause',
-        'rollout-resume', 'rollout-skip', 'rollout-abort', 'rollout-end')) NOT VALID;
+        'rollout-resume', 'rollout-skip', 'rollout-abort', 'rollout-end', 'rollout-webhook')) NOT VALID;
       ALTER TABLE audit_trail DROP CONSTRAINT audit_trail_channel_check;
       ALTER TABLE audit_trail ADD CONSTRAINT audit_trail_channel_check
         CHECK (channel IN ('console', 'cli', 'ci', 'system')) NOT VALID;

@@ -58,6 +58,7 @@ export const AUDIT_ACTIONS = [
   'rollout-skip',
   'rollout-abort',
   'rollout-end',
+  'rollout-webhook',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -101,6 +102,7 @@ export const ROLE_NEEDED = {
   unlock: 'deployer',
   rollout: 'deployer',
   approve: 'deployer',
+  webhooks: 'admin',
   tokens: 'admin',
 } as const satisfies Record<string, Role>;
 export type AccessAction = keyof typeof ROLE_NEEDED;

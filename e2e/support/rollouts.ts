@@ -1,0 +1,88 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ReleaseHistoryEntry, RolloutDetail, RolloutPlan } from '@special-gift/shared/api';
+import { FINISHED_ROLLOUT_STATES } from '@special-gift/shared/api';
+import { E2E_GATE_RUNNER_TOKEN } from './gate-runner';
+import { API_URL, E2E_OPERATOR_TOKEN, HOST_URL, STATE_DIR } from './topology';
+
+/**
+ * The API's rollout settings in the journey (docs/rollouts.md): a tick a second, dwells of
+ * seconds, and a rule sized for tens of page views instead of hundreds. Set through the
+ * configuration production reads, never a code path of the tests' own. The margins are wide so
+ * that 20 page views per arm can prove "no harm beyond the margin"; the errors' τ is sized for a
+ * rise from 0 to 100 %, which 10 page views then prove.
+ */
+export const ROLLOUT_SETTINGS: Record<string, string> = {
+  ROLLOUT_TICK_SECONDS: '1',
+  ROLLOUT_LEASE_SECONDS: '3',
+  ROLLOUT_MIN_STEP_DWELL_SECONDS: '2',
+  ROLLOUT_GATE_CLAIM_SECONDS: '60',
+  ROLLOUT_MIN_VIEWS: '10',
+  ROLLOUT_MAX_DWELL_MINUTES: '1',
+  ROLLOUT_ERROR_MARGIN: '0.5',
+  ROLLOUT_ERROR_TAU: '0.3',
+  ROLLOUT_VITAL_MARGIN: '0.75',
+  ROLLOUT_VITAL_TAU: '0.3',
+  ROLLOUT_HOST_URL: HOST_URL,
+  GATE_RUNNER_TOKEN: E2E_GATE_RUNNER_TOKEN,
+  // The pages' networks come from the host's X-Forwarded-For (restarted with REAL_IP_FROM).
+  TRUSTED_PROXIES: '127.0.0.1',
+};
+
+/** Four steps of two seconds each, two fresh signed page views each: the plan a team's file holds. */
+export const JOURNEY_PLAN: RolloutPlan = {
+  steps: [1, 5, 25, 50].map((percent) => ({ percent, minDwell: '2s' })),
+  promote: { approval: false },
+  minNewViewsPerStep: 2,
+  lowTraffic: 'advance',
+};
+
+export function writePlan(plan: RolloutPlan): string {
+  const file = join(STATE_DIR, 'rollout-plan.json');
+  writeFileSync(file, JSON.stringify(plan));
+  return file;
+}
+
+async function operatorGet<T>(path: string): Promise<T> {
+  const response = await fetch(`${API_URL}${path}`, { headers: { Authorization: `Bearer ${E2E_OPERATOR_TOKEN}` } });
+  if (!response.ok) throw new Error(`GET ${path}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+export const rolloutDetail = (id: string) => operatorGet<RolloutDetail>(`/v1/rollouts/${id}`);
+
+export const remoteHistory = async (remote: string) =>
+  (await operatorGet<{ history: ReleaseHistoryEntry[] }>(`/v1/releases/remotes/${remote}`)).history;
+
+export const isFinished = (detail: RolloutDetail) =>
+  (FINISHED_ROLLOUT_STATES as readonly string[]).includes(detail.state);
+
+/**
+ * Reads the rollout until `done` holds, running `meanwhile` between reads (the visitors), for at
+ * most `timeoutMs`. A rollout that ends otherwise fails at once with its reason and timeline.
+ */
+export async function untilRollout(
+  id: string,
+  done: (detail: RolloutDetail) => boolean,
+  timeoutMs: number,
+  meanwhile: () => Promise<unknown> = () => new Promise((resolve) => setTimeout(resolve, 500)),
+): Promise<RolloutDetail> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const detail = await rolloutDetail(id);
+    if (done(detail)) return detail;
+    const timeline = () => detail.events.map((event) => `${event.seq} ${event.kind} ${event.reason}`).join('\n');
+    if (isFinished(detail))
+      throw new Error(`rollout ${id} ended ${detail.state}: ${detail.outcomeReason}\n${timeline()}`);
+    if (Date.now() > deadline)
+      throw new Error(`rollout ${id} still ${detail.state} at step ${detail.stepIndex}\n${timeline()}`);
+    await meanwhile();
+  }
+}
+
+/** Seconds from the first gate's start to the last gate's end: the time gates take before any user. */
+export function gateSeconds(detail: RolloutDetail): number {
+  const starts = detail.gates.map((gate) => Date.parse(gate.startedAt ?? ''));
+  const ends = detail.gates.map((gate) => Date.parse(gate.finishedAt ?? ''));
+  return (Math.max(...ends) - Math.min(...starts)) / 1000;
+}
