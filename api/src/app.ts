@@ -14,7 +14,13 @@ import { xsrfProtection } from './http/xsrf';
 import { healthRoutes } from './http/health';
 import { PointerMemo, releaseRoutes, type StatePublisher } from './releases';
 import { DEFAULT_ROLLOUT_RULE, type RolloutRuleParameters } from './rollouts';
-import { DEFAULT_RUNNER_SETTINGS, gateRoutes, rolloutRoutes, type RolloutRunnerSettings } from './rollout-runner';
+import {
+  DEFAULT_RUNNER_SETTINGS,
+  gateRoutes,
+  rolloutRoutes,
+  webhookRoutes,
+  type RolloutRunnerSettings,
+} from './rollout-runner';
 import { signUpRoutes } from './signups';
 import { pageTokenKeys, ROUTE_OWNERS, TelemetryStore, telemetryRoutes } from './telemetry';
 import { IDEMPOTENCY_KEY_DEFAULT_TTL_HOURS } from '@special-gift/shared/api';
@@ -142,6 +148,10 @@ export function createApp({
       clock: rolloutNow,
     }),
   );
+  // Before the rollouts' `/:id` routes, which would read "webhooks" as an id.
+  const webhookKey = rolloutRunner.webhookKey ?? operatorToken;
+  if (webhookKey !== undefined)
+    app.use(webhookRoutes({ access, key: webhookKey, allowedHosts: rolloutRunner.webhookHosts, clock: rolloutNow }));
   app.use(
     rolloutRoutes({
       access,

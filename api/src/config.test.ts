@@ -65,6 +65,8 @@ describe('readConfig', () => {
         ROLLOUT_GATE_CLAIM_SECONDS: '30',
         ROLLOUT_HOST_URL: 'http://host:8080',
         GATE_RUNNER_TOKEN: 'g'.repeat(32),
+        ROLLOUT_WEBHOOK_KEY: 'w'.repeat(32),
+        ROLLOUT_WEBHOOK_HOSTS: 'receiver, hooks.example.com:8443',
       }),
     ).toEqual({
       port: 8080,
@@ -98,6 +100,8 @@ describe('readConfig', () => {
         gateClaimSeconds: 30,
         hostUrl: 'http://host:8080',
         gateRunnerToken: 'g'.repeat(32),
+        webhookKey: 'w'.repeat(32),
+        webhookHosts: ['receiver', 'hooks.example.com:8443'],
       },
     });
   });
@@ -130,6 +134,8 @@ describe('readConfig', () => {
       'GATE_RUNNER_TOKEN must differ from OPERATOR_TOKEN',
     ],
     [{ ROLLOUT_RUNNER: 'maybe' }, 'ROLLOUT_RUNNER must be on or off'],
+    [{ ROLLOUT_WEBHOOK_KEY: 'short' }, 'ROLLOUT_WEBHOOK_KEY must be at least 32'],
+    [{ ROLLOUT_WEBHOOK_HOSTS: 'https://receiver' }, 'ROLLOUT_WEBHOOK_HOSTS must list host names or host:port'],
   ])('refuses %p at start-up', (env, message) => {
     expect(() => readConfig(env)).toThrow(message);
   });

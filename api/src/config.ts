@@ -217,6 +217,16 @@ function parseRolloutRunner(env: Readonly<Record<string, string | undefined>>): 
     );
   if (gateRunnerToken !== undefined && gateRunnerToken === env.OPERATOR_TOKEN)
     throw new Error('GATE_RUNNER_TOKEN must differ from OPERATOR_TOKEN: the gate runner gets no operator rights');
+  const webhookKey = env.ROLLOUT_WEBHOOK_KEY || undefined;
+  if (webhookKey !== undefined && webhookKey.length < OPERATOR_TOKEN_MIN_LENGTH)
+    throw new Error(`ROLLOUT_WEBHOOK_KEY must be at least ${OPERATOR_TOKEN_MIN_LENGTH} characters`);
+  const webhookHosts = env.ROLLOUT_WEBHOOK_HOSTS
+    ? env.ROLLOUT_WEBHOOK_HOSTS.split(',').map((host) => host.trim())
+    : null;
+  if (webhookHosts?.some((host) => !/^[A-Za-z0-9.-]+(:[0-9]{1,5})?$|^\[[0-9A-Fa-f:]+\](:[0-9]{1,5})?$/.test(host)))
+    throw new Error(
+      `ROLLOUT_WEBHOOK_HOSTS must list host names or host:port, comma-separated, got "${env.ROLLOUT_WEBHOOK_HOSTS}"`,
+    );
   return {
     enabled: parseSwitch('ROLLOUT_RUNNER', env.ROLLOUT_RUNNER, d.enabled),
     tickSeconds,
@@ -237,6 +247,8 @@ function parseRolloutRunner(env: Readonly<Record<string, string | undefined>>): 
     ),
     hostUrl,
     gateRunnerToken,
+    webhookKey,
+    webhookHosts,
   };
 }
 

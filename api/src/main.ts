@@ -10,7 +10,7 @@ import { jsonLineLogger as log } from './http/logger';
 import { createApiServer } from './http/protocol-errors';
 import { warmUp } from './signups';
 import { openStateStore, StatePublisher } from './releases';
-import { createRolloutRunner } from './rollout-runner';
+import { createRolloutRunner, WebhookPump } from './rollout-runner';
 import { purgeTelemetry, ROUTE_OWNERS, TelemetryStore } from './telemetry';
 
 const PURGE_EVERY_MS = 15 * 60_000;
@@ -73,7 +73,23 @@ async function main(): Promise<void> {
     log,
     afterPointerChange: (serial) => releaseState.afterChange(serial),
   });
-  if (config.operatorToken !== undefined) rollouts.start();
+  // Webhooks: every replica pumps (row claims keep them apart), with the key secrets derive from.
+  const webhookKey = config.rolloutRunner.webhookKey ?? config.operatorToken;
+  const webhooks =
+    webhookKey === undefined
+      ? null
+      : new WebhookPump({
+          db,
+          environment: config.releaseEnvironment,
+          key: webhookKey,
+          allowedHosts: config.rolloutRunner.webhookHosts,
+          everyMs: config.rolloutRunner.tickSeconds * 1000,
+          log,
+        });
+  if (config.operatorToken !== undefined) {
+    rollouts.start();
+    webhooks?.start();
+  }
   const where =
     config.database.engine === 'postgres'
       ? { engine: 'postgres' }
@@ -134,6 +150,7 @@ async function main(): Promise<void> {
     clearInterval(purgeTimer);
     // Before the database closes: the lease lapses now, so another replica leads at its next tick.
     await rollouts.stop();
+    await webhooks?.stop();
     await releaseState.stop();
     setTimeout(() => {
       log({ level: 'error', msg: 'database did not close in time' });

@@ -2,7 +2,14 @@ import type { AuditEntry } from '@special-gift/shared/api';
 import { columns } from '../db/columns';
 import type { Queryable } from '../db/database';
 
-export { AUDIT_ACTIONS, CHANNELS, CLIENT_CHANNELS, type AuditAction, type AuditEntry, type Channel } from '@special-gift/shared/api';
+export {
+  AUDIT_ACTIONS,
+  CHANNELS,
+  CLIENT_CHANNELS,
+  type AuditAction,
+  type AuditEntry,
+  type Channel,
+} from '@special-gift/shared/api';
 
 const AUDIT = columns<AuditEntry>(
   [

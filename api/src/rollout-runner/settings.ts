@@ -15,6 +15,10 @@ export interface RolloutRunnerSettings {
   readonly hostUrl: string | undefined;
   /** `GATE_RUNNER_TOKEN`: the gate runner's credential; unset: gate routes 503, rollouts wait at the gates. */
   readonly gateRunnerToken: string | undefined;
+  /** `ROLLOUT_WEBHOOK_KEY`: what webhook secrets are derived from; unset: the operator token. */
+  readonly webhookKey: string | undefined;
+  /** `ROLLOUT_WEBHOOK_HOSTS`: the hosts webhooks may post to; null: https to public names and addresses only. */
+  readonly webhookHosts: readonly string[] | null;
 }
 
 export const DEFAULT_RUNNER_SETTINGS: RolloutRunnerSettings = {
@@ -25,6 +29,8 @@ export const DEFAULT_RUNNER_SETTINGS: RolloutRunnerSettings = {
   gateClaimSeconds: 120,
   hostUrl: undefined,
   gateRunnerToken: undefined,
+  webhookKey: undefined,
+  webhookHosts: null,
 };
 
 /** The actor of the runner's own changes in the audit trail and the release history. */

@@ -1,6 +1,6 @@
 // A remote's rollout webhook (docs/rollouts.md, "Webhooks"): viewers see where it posts and how
 // the last deliveries went; admins set or remove the URL, read the signing secret, and rotate it.
-import type { Router } from 'express';
+import { Router } from 'express';
 import { actorOf, appendAudit, authorize, type Access } from '../access';
 import { ApiError } from '../http/api-error';
 import { parseJsonBody, requireJsonContentType } from '../http/json-body';
@@ -17,7 +17,8 @@ export interface WebhookRouteOptions {
   readonly clock?: () => Date;
 }
 
-export function webhookRoutes(router: Router, { access, key, allowedHosts, clock }: WebhookRouteOptions): void {
+export function webhookRoutes({ access, key, allowedHosts, clock }: WebhookRouteOptions): Router {
+  const router = Router();
   const { db, environment } = access;
   const auth = access.authenticate();
   const json = [requireJsonContentType, parseJsonBody];
@@ -119,4 +120,5 @@ export function webhookRoutes(router: Router, { access, key, allowedHosts, clock
       res.set('cache-control', 'no-store').json(secretOf(remote, generation));
     })
     .all(methodNotAllowed(['POST']));
+  return router;
 }

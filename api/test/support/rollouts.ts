@@ -31,6 +31,8 @@ export const TEST_SETTINGS: RolloutRunnerSettings = {
   gateClaimSeconds: 10,
   hostUrl: 'http://host.test',
   gateRunnerToken: GATE_TOKEN,
+  webhookKey: undefined,
+  webhookHosts: ['127.0.0.1'],
 };
 export const TEST_PLAN = {
   steps: [
