@@ -163,7 +163,7 @@ describe('npm run release -- rollout', () => {
 
   it('approve: refused for the token that started it (four eyes), taken from another', async () => {
     await runnerMoves(rolloutId, "state = 'awaiting_approval'");
-    await api.db.query('INSERT INTO rollout_approvals (rollout_id, step_index) VALUES ($1, 0)', [rolloutId]);
+    await api.db.query('INSERT INTO rollout_approvals (rollout_id, step_index, requested_at) VALUES ($1, 0, now())', [rolloutId]);
     const own = await asCi('rollout', 'approve', 'signup', '--reason', 'mine is fine');
     expect(own.code).toBe(1);
     expect(own.err).toMatch(/\(403 forbidden\)$/);
@@ -190,7 +190,7 @@ describe('npm run release -- rollout', () => {
     expect(JSON.parse(aborted.out)).toMatchObject({ id: rolloutId, state: 'aborted' });
     const status = await asOperator('rollout', 'status', 'signup');
     expect(status.out).toMatch(/^State: aborted: /m);
-    expect(status.out).toMatch(/^\d+ +\S+ +aborted +signup CI +incident 9$/m);
+    expect(status.out).toMatch(/^\d+ +\S+ +aborted +1 +signup CI +incident 9$/m);
     const none = await asCi('rollout', 'pause', 'signup', '--reason', 'late');
     expect(none.code).toBe(1);
     expect(none.err).toBe('release: refused: signup has no rollout under way');
