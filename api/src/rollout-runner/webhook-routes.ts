@@ -5,10 +5,13 @@ import { actorOf, appendAudit, authorize, type Access } from '../access';
 import { ApiError } from '../http/api-error';
 import { parseJsonBody, requireJsonContentType } from '../http/json-body';
 import { methodNotAllowed } from '../http/method-not-allowed';
-import { jsonObject } from '../http/request-fields';
-import { readString, remoteOf } from '../releases/request';
+import { bodyFields, jsonObject, remoteParam } from '../http/request-fields';
 import { webhookSecret, webhookUrlProblem } from './webhook-signing';
 import { deleteWebhook, readWebhook, recentDeliveries, rotateWebhook, writeWebhook } from './webhook-store';
+
+const invalid = (message: string) => new ApiError(422, 'invalid_body', message);
+const { readString } = bodyFields(invalid);
+const remoteOf = (req: Parameters<typeof remoteParam>[0]) => remoteParam(req, invalid);
 
 export interface WebhookRouteOptions {
   readonly access: Access;
@@ -46,7 +49,7 @@ export function webhookRoutes({ access, key, allowedHosts, clock }: WebhookRoute
       const principal = authorize(res, remote, 'admin', 'set the rollout webhook');
       const url = readString(jsonObject(req), 'url', { max: 2_048 });
       const problem = webhookUrlProblem(url, allowedHosts);
-      if (problem) throw new ApiError(422, 'invalid_release_request', `\`url\` ${problem}.`);
+      if (problem) throw invalid(`\`url\` ${problem}.`);
       const webhook = await db.transaction(async (tx) => {
         const before = await readWebhook(tx, environment, remote);
         const after = await writeWebhook(tx, environment, remote, url, principal.name, now());
