@@ -6,6 +6,13 @@ import { HOST_URL } from './topology';
 /** The canary bucket (every share includes it) and a bucket only the live build gets below 100 %. */
 export const CANARY_BUCKET = 0;
 export const LIVE_BUCKET = 99;
+const PARALLEL = 4;
+
+/** One page view: the sign-up build its page was composed with, and whether its batch was signed. */
+export interface PageView {
+  readonly build: string;
+  readonly signed: boolean;
+}
 
 /**
  * Real visitors for a rollout's rule: phones on their own networks (`X-Forwarded-For`, which the
@@ -24,30 +31,44 @@ export class Visitors {
   /**
    * `count` page views of the sign-up screen in `bucket`, five per network (`10.<bucket>.<n>.1`);
    * `beforeHide` runs on each page first (the raised-error build's field is focused there).
-   * Returns the sign-up build each page was composed with, for the caller to check the arm it fed.
+   * Returns each page's sign-up build and whether it was signed, for the caller to check what it fed.
    */
   async view(options: {
     bucket: number;
     count: number;
     beforeHide?: (page: Page) => Promise<void>;
-  }): Promise<string[]> {
-    const builds: string[] = [];
+  }): Promise<PageView[]> {
+    const contexts: BrowserContext[] = [];
     for (let index = 0; index < options.count; index += 1) {
       const sent = this.sent.get(options.bucket) ?? 0;
       this.sent.set(options.bucket, sent + 1);
-      const network = `10.${options.bucket}.${Math.floor(sent / 5)}.1`;
-      const context = await this.context(network, options.bucket);
-      const page = await context.newPage();
-      await page.goto(`${HOST_URL}/sign-up`);
-      await collectorRunning(page);
-      await options.beforeHide?.(page);
-      const { batch, status } = await hideAndCollect(page);
-      expect(status, 'the signed batch is taken').toBe(202);
-      expect(batch.token, 'the page carries its page token').toBeTruthy();
-      builds.push(batch.builds.signup ?? '');
-      await page.close();
+      contexts.push(await this.context(`10.${options.bucket}.${Math.floor(sent / 5)}.1`, options.bucket));
     }
+    // A few phones at once, as real traffic comes: the pages mostly wait on the network.
+    const builds: PageView[] = [];
+    for (let first = 0; first < contexts.length; first += PARALLEL)
+      builds.push(
+        ...(await Promise.all(
+          contexts.slice(first, first + PARALLEL).map((context) => this.oneView(context, options.beforeHide)),
+        )),
+      );
     return builds;
+  }
+
+  private async oneView(context: BrowserContext, beforeHide?: (page: Page) => Promise<void>): Promise<PageView> {
+    const page = await context.newPage();
+    await page.goto(`${HOST_URL}/sign-up`);
+    // A real page view: the screen itself rendered (a page that failed to load it would count too).
+    await expect(page.locator('html')).toHaveAttribute('data-interactive', 'true', { timeout: 20_000 });
+    await expect(page.getByRole('alert')).toHaveCount(0);
+    await collectorRunning(page);
+    await beforeHide?.(page);
+    const { batch, status } = await hideAndCollect(page);
+    expect(status, 'the batch is taken').toBe(202);
+    await page.close();
+    // Unsigned when the composer gave no token: a page composed from a snapshot that a pointer move
+    // replaced a moment before (a rollback under way), which the rule must not count.
+    return { build: batch.builds.signup ?? '', signed: batch.token !== undefined };
   }
 
   private async context(network: string, bucket: number): Promise<BrowserContext> {
@@ -55,11 +76,16 @@ export class Visitors {
     const known = this.contexts.get(key);
     if (known) return known;
     const context = await this.browser.newContext({
-      extraHTTPHeaders: { 'X-Forwarded-For': network },
       viewport: { width: 390, height: 844 },
       locale: 'en-US',
       serviceWorkers: 'block',
     });
+    // The network as the load balancer in front of the host would say it: on the host's requests
+    // only (the page, its token, the beacon). On every request, it would be a custom header that
+    // the remotes' origins would have to allow in a CORS preflight, which no browser sends.
+    await context.route(`${HOST_URL}/**`, (route) =>
+      route.continue({ headers: { ...route.request().headers(), 'x-forwarded-for': network } }),
+    );
     await context.addCookies([{ name: 'sg_bucket', value: String(bucket), url: HOST_URL }]);
     this.contexts.set(key, context);
     return context;

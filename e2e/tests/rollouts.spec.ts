@@ -13,7 +13,7 @@ import { buildRemoteVariant, removeRemoteVariant } from '../support/build-varian
 import { expect, test } from '../support/fixtures';
 import { startGateRunner, stopGateRunner } from '../support/gate-runner';
 import { distOf } from '../support/nginx';
-import { CANARY_BUCKET, LIVE_BUCKET, Visitors } from '../support/page-views';
+import { CANARY_BUCKET, LIVE_BUCKET, Visitors, type PageView } from '../support/page-views';
 import { publish, release } from '../support/releases';
 import {
   gateSeconds,
@@ -90,7 +90,8 @@ test('a good build passes its gates and advances to 100 % by itself on signed pa
   console.log(`rollout gates: ${gateSeconds(gated).toFixed(1)} s from the first gate's start to the last's end`);
 
   // Twenty page views per arm prove "no harm beyond the margin"; then two fresh ones per step.
-  const fed: string[] = [];
+  const stepping = Date.now();
+  const fed: PageView[] = [];
   fed.push(...(await visitors.view({ bucket: CANARY_BUCKET, count: 20 })));
   await visitors.view({ bucket: LIVE_BUCKET, count: 20 });
   const done = await untilRollout(
@@ -99,13 +100,23 @@ test('a good build passes its gates and advances to 100 % by itself on signed pa
     150_000,
     async () => fed.push(...(await visitors.view({ bucket: CANARY_BUCKET, count: 2 }))),
   );
-  expect(new Set(fed.slice(0, 20)), 'bucket 0 got the candidate from the first step').toEqual(new Set([candidate]));
+  console.log(
+    `rollout steps: ${((Date.now() - stepping) / 1000).toFixed(1)} s from the first share to promote, ${fed.length} canary page views`,
+  );
+  expect(
+    fed.slice(0, 20).map((view) => `${view.build} ${view.signed ? 'signed' : 'unsigned'}`),
+    'bucket 0 got the candidate from the first step, on signed pages',
+  ).toEqual(Array(20).fill(`${candidate} signed`));
 
   // Each step once, in order, by the runner alone; then the promote.
   const moves = (await remoteHistory('signup'))
     .filter((entry) => entry.revision > 0 && entry.buildId === candidate)
     .sort((a, b) => a.revision - b.revision)
-    .map((entry) => `${entry.action} ${entry.action === 'canary' ? entry.canaryPercent : ''} ${entry.actor}`.trim());
+    .map((entry) =>
+      [entry.action, entry.action === 'canary' ? entry.canaryPercent : null, entry.actor]
+        .filter((part) => part !== null)
+        .join(' '),
+    );
   expect(moves).toEqual([
     'canary 1 rollout runner',
     'canary 5 rollout runner',

@@ -62,4 +62,10 @@ describe('the team console page', () => {
       expect(response.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
     }
   });
+
+  it('answers the icon browsers ask its origin for with no content, not a logged 404', async () => {
+    const response = await fetch(`${server.baseUrl}/favicon.ico`);
+    expect(response.status).toBe(204);
+    expect(response.headers.get('cache-control')).toBe('public, max-age=86400');
+  });
 });
