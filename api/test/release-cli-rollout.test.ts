@@ -163,7 +163,9 @@ describe('npm run release -- rollout', () => {
 
   it('approve: refused for the token that started it (four eyes), taken from another', async () => {
     await runnerMoves(rolloutId, "state = 'awaiting_approval'");
-    await api.db.query('INSERT INTO rollout_approvals (rollout_id, step_index, requested_at) VALUES ($1, 0, now())', [rolloutId]);
+    await api.db.query('INSERT INTO rollout_approvals (rollout_id, step_index, requested_at) VALUES ($1, 0, now())', [
+      rolloutId,
+    ]);
     const own = await asCi('rollout', 'approve', 'signup', '--reason', 'mine is fine');
     expect(own.code).toBe(1);
     expect(own.err).toMatch(/\(403 forbidden\)$/);

@@ -9,13 +9,12 @@ import type * as NativePglite from './support/native-pglite';
 import {
   CANDIDATE,
   caller,
+  startRolloutServer,
   GATE_TOKEN,
   LIVE,
   OPERATOR,
-  publish,
   TEST_PLAN,
   answerGateJobs,
-  TEST_RULE,
   TEST_SETTINGS,
   testClock,
   testRunner,
@@ -36,26 +35,9 @@ describe.each(testEngines())('rollout routes on %s', (engine) => {
   const tokens: Record<string, string> = {};
 
   beforeAll(async () => {
-    server = await startTestServer({
-      engine,
-      operatorToken: OPERATOR,
-      rolloutRunner: TEST_SETTINGS,
-      rolloutRule: TEST_RULE,
-      rolloutNow: clock.now,
-    });
+    server = await startRolloutServer(engine, clock.now);
     call = caller(server.baseUrl);
     runner = testRunner({ db: server.db, clock: clock.now });
-    await publish(server.db, LIVE);
-    await publish(server.db, CANDIDATE);
-    expect(
-      (
-        await call('POST', '/v1/releases/remotes/signup/actions', OPERATOR, {
-          action: 'release',
-          buildId: LIVE,
-          expectedRevision: 0,
-        })
-      ).status,
-    ).toBe(200);
     const mint = async (name: string, remote: string, role: string, by = OPERATOR) => {
       const made = await call<{ token: string }>('POST', '/v1/access/tokens', by, {
         name,

@@ -5,18 +5,18 @@ import type { GateJob, Rollout, RolloutDetail } from '@special-gift/shared/api';
 import type { Database } from '../db/database';
 import type { LogEntry } from '../http/logger';
 import { testEngines } from '../../test/support/test-databases';
-import { startTestServer, type TestServer } from '../../test/support/test-server';
+import type { TestServer } from '../../test/support/test-server';
 import type * as NativePglite from '../../test/support/native-pglite';
 import {
   CANDIDATE,
   caller,
+  startRolloutServer,
   GATE_TOKEN,
   LIVE,
   OPERATOR,
   publish,
   TEST_PLAN,
   answerGateJobs,
-  TEST_RULE,
   TEST_SETTINGS,
   testClock,
   testRunner,
@@ -43,23 +43,9 @@ describe.each(testEngines())('the rollout runner on %s', (engine) => {
   beforeEach(async () => {
     clock = testClock();
     host = HOST;
-    server = await startTestServer({
-      engine,
-      operatorToken: OPERATOR,
-      rolloutRunner: TEST_SETTINGS,
-      rolloutRule: TEST_RULE,
-      rolloutNow: clock.now,
-    });
+    server = await startRolloutServer(engine, clock.now);
     call = caller(server.baseUrl);
     logs = [];
-    await publish(server.db, LIVE);
-    await publish(server.db, CANDIDATE);
-    const released = await call('POST', '/v1/releases/remotes/signup/actions', OPERATOR, {
-      action: 'release',
-      buildId: LIVE,
-      expectedRevision: 0,
-    });
-    expect(released.status).toBe(200);
   });
   afterEach(async () => {
     await server?.close();

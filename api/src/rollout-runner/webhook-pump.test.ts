@@ -6,18 +6,15 @@ import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import type { Rollout } from '@special-gift/shared/api';
 import { testEngines } from '../../test/support/test-databases';
-import { startTestServer, type TestServer } from '../../test/support/test-server';
+import type { TestServer } from '../../test/support/test-server';
 import type * as NativePglite from '../../test/support/native-pglite';
 import {
   answerGateJobs,
   CANDIDATE,
   caller,
-  LIVE,
   OPERATOR,
-  publish,
+  startRolloutServer,
   TEST_PLAN,
-  TEST_RULE,
-  TEST_SETTINGS,
   testClock,
   testRunner,
 } from '../../test/support/rollouts';
@@ -79,22 +76,8 @@ describe.each(testEngines())('rollout webhooks on %s', (engine) => {
   beforeEach(async () => {
     // Receivers refuse a timestamp more than 5 minutes from their own clock (replay protection).
     clock = testClock(new Date());
-    server = await startTestServer({
-      engine,
-      operatorToken: OPERATOR,
-      rolloutRunner: TEST_SETTINGS,
-      rolloutRule: TEST_RULE,
-      rolloutNow: clock.now,
-    });
+    server = await startRolloutServer(engine, clock.now);
     call = caller(server.baseUrl);
-    await publish(server.db, LIVE);
-    await publish(server.db, CANDIDATE);
-    const released = await call('POST', '/v1/releases/remotes/signup/actions', OPERATOR, {
-      action: 'release',
-      buildId: LIVE,
-      expectedRevision: 0,
-    });
-    expect(released.status).toBe(200);
     // The first delivery of the started event fails twice (500), then is taken; `/gone` says 410.
     team = receiver((path, type, attempt) =>
       path === '/gone' ? 410 : type === 'rollout.started' && attempt <= 2 ? 500 : 204,

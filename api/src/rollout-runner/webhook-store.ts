@@ -168,15 +168,25 @@ export async function claimDue(
   leaseSeconds: number,
   limit: number,
 ): Promise<Delivery[]> {
-  const { rows } = await db.query<Delivery>(
+  const { rows } = await db.query<Delivery & { rollout_id: string; seq: number }>(
     `UPDATE rollout_webhook_deliveries d SET next_attempt_at = $2::timestamptz + make_interval(secs => $3)
       WHERE d.id IN (SELECT id FROM rollout_webhook_deliveries
                       WHERE environment = $1 AND delivered_at IS NULL AND gave_up_at IS NULL AND next_attempt_at <= $2
                       ORDER BY next_attempt_at, rollout_id, seq LIMIT $4 FOR UPDATE SKIP LOCKED)
-      RETURNING d.id, d.environment, d.remote, d.url, d.body, d.attempts`,
+      RETURNING d.id, d.environment, d.remote, d.url, d.body, d.attempts, d.rollout_id, d.seq`,
     [environment, now.toISOString(), leaseSeconds, limit],
   );
-  return rows;
+  // RETURNING has no order: the timeline's is restored (a receiver still orders by `event.seq`).
+  return rows
+    .sort((a, b) => a.rollout_id.localeCompare(b.rollout_id) || a.seq - b.seq)
+    .map(({ id, environment: env, remote, url, body, attempts }) => ({
+      id,
+      environment: env,
+      remote,
+      url,
+      body,
+      attempts,
+    }));
 }
 
 export async function recordAttempt(

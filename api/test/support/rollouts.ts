@@ -9,6 +9,8 @@ import {
   type RolloutRunnerSettings,
 } from '../../src/rollout-runner';
 import type { Queryable } from '../../src/db/database';
+import type { Engine } from '../../src/db/database';
+import { startTestServer, type TestServer } from './test-server';
 
 export const OPERATOR = 'rollout-test-operator-token-0123456789';
 export const GATE_TOKEN = 'rollout-test-gate-runner-token-0123456789';
@@ -151,4 +153,27 @@ export async function answerGateJobs(
     answered.push(claim.body);
     if (outcome !== 'passed') return answered;
   }
+}
+
+/**
+ * The app on a test database with the rollouts' test settings and `clock`, the two builds of signup
+ * published and LIVE released by the operator: where every rollout test starts.
+ */
+export async function startRolloutServer(engine: Engine, clock: () => Date): Promise<TestServer> {
+  const server = await startTestServer({
+    engine,
+    operatorToken: OPERATOR,
+    rolloutRunner: TEST_SETTINGS,
+    rolloutRule: TEST_RULE,
+    rolloutNow: clock,
+  });
+  await publish(server.db, LIVE);
+  await publish(server.db, CANDIDATE);
+  const released = await caller(server.baseUrl)('POST', '/v1/releases/remotes/signup/actions', OPERATOR, {
+    action: 'release',
+    buildId: LIVE,
+    expectedRevision: 0,
+  });
+  if (released.status !== 200) throw new Error(`releasing ${LIVE} answered ${released.status}`);
+  return server;
 }
