@@ -165,10 +165,15 @@ export const RELEASE_TOOL = 'node --import tsx release-cli/src/cli.ts';
 /**
  * `npm run release -- <args>` as a team's CI job runs it: in a container of its own, with the
  * checkout (read-only: the tool and the remote's dist) and only the API's URL, the operator token
- * and the store's credentials. It reaches the API through the host and the S3 stand-in by the
- * network's names, and mounts no volume of the remotes: they serve what it publishes from the bucket.
+ * and the store's credentials. Like a CI runner outside the cluster, it reaches the host and the S3
+ * stand-in through their published ports, on the machine's network: it mounts no volume of the
+ * remotes (they serve what it publishes from the bucket), and it never joins the stack's network.
+ * A container joining or leaving that network makes podman 4.3's DNS server (aardvark-dns 1.4)
+ * reload, and after a reload the host's nginx could not resolve the API for 40 s (CI of stop 45;
+ * containers/aardvark-dns#389), so the tool's calls through the host got 502s. A cluster's DNS
+ * does not reload on a pod's start, and the Kubernetes test reaches the play the same way.
  */
-export async function startReleaseTool(network: string, where: ReleaseToolTarget): Promise<ReleaseToolContainer> {
+export async function startReleaseTool(where: ReleaseToolTarget): Promise<ReleaseToolContainer> {
   const env = releaseToolEnv(where);
   const checkout = statSync(REPO_ROOT);
   const id = (
@@ -177,7 +182,7 @@ export async function startReleaseTool(network: string, where: ReleaseToolTarget
       '-d',
       '--rm',
       '--network',
-      network,
+      'host',
       // The checkout's owner, who can read it whatever its mode (a fresh clone in `mktemp -d` is
       // 0700): another user, such as the image's `node`, could not even open it.
       '--user',
@@ -201,18 +206,13 @@ export async function startReleaseTool(network: string, where: ReleaseToolTarget
   };
 }
 
-/**
- * One CI job's container, started once and given each command in turn: a container joining or
- * leaving the network makes podman 4.3's DNS server (aardvark-dns 1.4) reload, and a reload can
- * drop the host's queries for the API's name for seconds (containers/aardvark-dns#389), which a
- * container per command multiplied.
- */
+/** One CI job's container, started once and given each command in turn. */
 export interface ReleaseToolContainer {
   run(...command: string[]): Promise<string>;
   stop(): Promise<void>;
 }
 
-/** Where the release tool publishes (the S3 endpoint) and registers and releases (the host's origin). */
+/** Where the release tool publishes (the S3 endpoint) and registers and releases (the host's origin), as it reaches them. */
 export interface ReleaseToolTarget {
   readonly s3: string;
   readonly host: string;
