@@ -45,6 +45,16 @@ describe('the gate-job API client', () => {
     ]);
   });
 
+  it("keeps the base URL's path: an API behind a proxy's prefix (the host's /api/)", async () => {
+    answers['/api/v1/rollouts/gate-jobs/claim'] = { status: 204 };
+    await expect(gateApi({ apiUrl: `${api.url}/api`, token: TOKEN }).claim()).resolves.toBeNull();
+    await expect(gateApi({ apiUrl: `${api.url}/api/`, token: TOKEN }).claim()).resolves.toBeNull();
+    expect(received.map((request) => request.path)).toEqual([
+      '/api/v1/rollouts/gate-jobs/claim',
+      '/api/v1/rollouts/gate-jobs/claim',
+    ]);
+  });
+
   it('refuses a claimed job that is not one, saying what is wrong', async () => {
     answers['/v1/rollouts/gate-jobs/claim'] = { status: 200, body: { ...JOB, gate: 'contract', integrity: { a: 1 } } };
     await expect(client().claim()).rejects.toThrow(

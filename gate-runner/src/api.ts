@@ -21,7 +21,7 @@ export class GateApiError extends Error {
 }
 
 export interface GateApiOptions {
-  /** The API's base URL (`http://127.0.0.1:3004`). */
+  /** The API's base URL (`http://127.0.0.1:3004`), with its path where a proxy serves it under one (`https://app.example/api`). */
   readonly apiUrl: string;
   /** `GATE_RUNNER_TOKEN`: the API's separate credential for gate runners. */
   readonly token: string;
@@ -78,7 +78,8 @@ export function parseGateJob(body: unknown): GateJob {
 export function gateApi({ apiUrl, token, timeoutMs = 10_000 }: GateApiOptions): GateApi {
   if (!token)
     throw new GateApiError('GATE_RUNNER_TOKEN is empty: the API accepts gate jobs only from its gate-runner token.');
-  const base = new URL('/v1/rollouts/gate-jobs/', apiUrl);
+  // Relative to the base's path: an API behind a proxy's prefix (the host's /api/) keeps it.
+  const base = new URL('v1/rollouts/gate-jobs/', apiUrl.endsWith('/') ? apiUrl : `${apiUrl}/`);
 
   async function post(path: string, body: unknown): Promise<Response> {
     const url = new URL(path, base);

@@ -17,6 +17,16 @@ describe("the gate runner's settings", () => {
     });
   });
 
+  it("keeps the API's path, where a proxy serves it under one, and takes the host's origin", () => {
+    expect(
+      readConfig({
+        API_URL: 'https://app.example/api/',
+        GATE_RUNNER_TOKEN: 't',
+        GATE_HOST_URL: 'https://app.example/sign-up',
+      }),
+    ).toMatchObject({ apiUrl: 'https://app.example/api', hostUrl: 'https://app.example' });
+  });
+
   it('names every bad setting at once', () => {
     expect(() =>
       readConfig({ API_URL: 'ftp://x', GATE_POLL_SECONDS: '0', GATE_SETTLE_MS: '1.5', GATE_HEALTH_PORT: 'x' }),

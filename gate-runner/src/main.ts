@@ -28,11 +28,13 @@ export interface GateRunnerConfig {
 /** The runner's settings from its environment; every problem at once, in one clear error. */
 export function readConfig(env: NodeJS.ProcessEnv): GateRunnerConfig {
   const problems: string[] = [];
-  const url = (name: string): string => {
+  // `keepPath`: the API may be served under a path (the host's /api/); the host is an origin.
+  const url = (name: string, keepPath = false): string => {
     const value = env[name];
     try {
       const parsed = new URL(value ?? '');
-      if (parsed.protocol === 'http:' || parsed.protocol === 'https:') return parsed.origin;
+      if (parsed.protocol === 'http:' || parsed.protocol === 'https:')
+        return keepPath ? `${parsed.origin}${parsed.pathname.replace(/\/+$/, '')}` : parsed.origin;
     } catch {
       // reported below
     }
@@ -46,7 +48,7 @@ export function readConfig(env: NodeJS.ProcessEnv): GateRunnerConfig {
     if (/^\s*$/.test(value) || !valid(parsed)) problems.push(`${name} must be ${what}, not "${value}"`);
     return parsed;
   };
-  const apiUrl = url('API_URL');
+  const apiUrl = url('API_URL', true);
   const hostUrl = url('GATE_HOST_URL');
   const token = env.GATE_RUNNER_TOKEN ?? '';
   if (token === '') problems.push("GATE_RUNNER_TOKEN must be set: the API's credential for gate runners");
