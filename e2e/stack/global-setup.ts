@@ -1,20 +1,31 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { PROJECT, REPO_ROOT, containers, defaultServices, healthy, waitUntil } from './stack';
+import { PROJECT, REPO_ROOT, containers, defaultServices, healthy, waitUntil, writeStackSettings } from './stack';
 
 const run = promisify(execFile);
 
 /**
  * Starts the stack from docker-compose.yml with podman-compose (its images are built by
- * stack.sh; tooling/containers/stack.sh removes everything afterwards), then waits until every
- * container passes its own healthcheck.
+ * stack.sh; tooling/containers/stack.sh removes everything afterwards), with the tests' settings
+ * on top ({@link writeStackSettings}), then waits until every container passes its own healthcheck.
  */
 export default async function startStack(): Promise<void> {
   const started = Date.now();
   try {
     await run(
       'podman-compose',
-      ['-p', PROJECT, '-f', 'docker-compose.yml', 'up', '-d', '--no-build', ...defaultServices()],
+      [
+        '-p',
+        PROJECT,
+        '-f',
+        'docker-compose.yml',
+        '-f',
+        writeStackSettings(),
+        'up',
+        '-d',
+        '--no-build',
+        ...defaultServices(),
+      ],
       { cwd: REPO_ROOT },
     );
   } catch (error) {

@@ -1,9 +1,12 @@
 import { execFile, execFileSync } from 'node:child_process';
-import { readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { makeTestCardCode } from '@special-gift/shared/testing/cards';
-import { parse } from 'yaml';
+import { parse, stringify } from 'yaml';
+import { E2E_GATE_RUNNER_TOKEN } from '../support/gate-runner';
+import { ROLLOUT_RULE_SETTINGS } from '../support/rollouts';
 
 /**
  * The compose stack under test, as tooling/containers/stack.sh configures it (project name,
@@ -31,6 +34,27 @@ export function defaultServices(): string[] {
   return Object.entries(compose.services)
     .filter(([, service]) => !service.profiles?.length)
     .map(([name]) => name);
+}
+
+/**
+ * The tests' settings, a compose file given after docker-compose.yml: set through the
+ * configuration production reads, never a code path of the tests' own.
+ * - The API's replicas run rollouts on the browser suite's short dwells and small samples, and
+ *   take gate results from the gate runner the rollout test starts on this machine.
+ * - The host believes X-Forwarded-For from this machine (podman's bridges, 10.89.0.0/16), as
+ *   from a load balancer: the rollout test's phones each come from their own network.
+ * Returns the file's path.
+ */
+export function writeStackSettings(): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'sg-stack-settings-')), 'compose.test-settings.yml');
+  const settings = {
+    services: {
+      host: { environment: { REAL_IP_FROM: '10.89.0.0/16' } },
+      api: { environment: { ...ROLLOUT_RULE_SETTINGS, GATE_RUNNER_TOKEN: E2E_GATE_RUNNER_TOKEN } },
+    },
+  };
+  writeFileSync(file, stringify(settings));
+  return file;
 }
 
 /** The names of the stack's containers, all or one service's (running or not). */

@@ -26,7 +26,11 @@ export class Visitors {
   /** Page views sent per bucket so far: the next one's network follows from it. */
   private readonly sent = new Map<number, number>();
 
-  constructor(private readonly browser: Browser) {}
+  /** `hostUrl`: the host the phones open (the suite's, or the compose stack's published port). */
+  constructor(
+    private readonly browser: Browser,
+    private readonly hostUrl: string = HOST_URL,
+  ) {}
 
   /**
    * `count` page views of the sign-up screen in `bucket`, five per network (`10.<bucket>.<n>.1`);
@@ -57,7 +61,7 @@ export class Visitors {
 
   private async oneView(context: BrowserContext, beforeHide?: (page: Page) => Promise<void>): Promise<PageView> {
     const page = await context.newPage();
-    await page.goto(`${HOST_URL}/sign-up`);
+    await page.goto(`${this.hostUrl}/sign-up`);
     // A real page view: the screen itself rendered (a page that failed to load it would count too).
     await expect(page.locator('html')).toHaveAttribute('data-interactive', 'true', { timeout: 20_000 });
     await expect(page.getByRole('alert')).toHaveCount(0);
@@ -83,10 +87,10 @@ export class Visitors {
     // The network as the load balancer in front of the host would say it: on the host's requests
     // only (the page, its token, the beacon). On every request, it would be a custom header that
     // the remotes' origins would have to allow in a CORS preflight, which no browser sends.
-    await context.route(`${HOST_URL}/**`, (route) =>
+    await context.route(`${this.hostUrl}/**`, (route) =>
       route.continue({ headers: { ...route.request().headers(), 'x-forwarded-for': network } }),
     );
-    await context.addCookies([{ name: 'sg_bucket', value: String(bucket), url: HOST_URL }]);
+    await context.addCookies([{ name: 'sg_bucket', value: String(bucket), url: this.hostUrl }]);
     this.contexts.set(key, context);
     return context;
   }

@@ -12,7 +12,7 @@ import { API_URL, E2E_OPERATOR_TOKEN, HOST_URL, STATE_DIR } from './topology';
  * that 20 page views per arm can prove "no harm beyond the margin"; the errors' τ is sized for a
  * rise from 0 to 100 %, which 10 page views then prove.
  */
-export const ROLLOUT_SETTINGS: Record<string, string> = {
+export const ROLLOUT_RULE_SETTINGS: Record<string, string> = {
   ROLLOUT_TICK_SECONDS: '1',
   ROLLOUT_LEASE_SECONDS: '3',
   ROLLOUT_MIN_STEP_DWELL_SECONDS: '2',
@@ -23,6 +23,11 @@ export const ROLLOUT_SETTINGS: Record<string, string> = {
   ROLLOUT_ERROR_TAU: '0.3',
   ROLLOUT_VITAL_MARGIN: '0.75',
   ROLLOUT_VITAL_TAU: '0.3',
+};
+
+/** The suite's API for its rollouts: those settings, its host, the gate runner's credential. */
+export const ROLLOUT_SETTINGS: Record<string, string> = {
+  ...ROLLOUT_RULE_SETTINGS,
   ROLLOUT_HOST_URL: HOST_URL,
   GATE_RUNNER_TOKEN: E2E_GATE_RUNNER_TOKEN,
   // The pages' networks come from the host's X-Forwarded-For (restarted with REAL_IP_FROM).
@@ -43,16 +48,24 @@ export function writePlan(plan: RolloutPlan): string {
   return file;
 }
 
-async function operatorGet<T>(path: string): Promise<T> {
-  const response = await fetch(`${API_URL}${path}`, { headers: { Authorization: `Bearer ${E2E_OPERATOR_TOKEN}` } });
+/** An API and the operator token it is read with: the suite's, or the compose stack's. */
+export interface OperatorApi {
+  readonly url: string;
+  readonly token: string;
+}
+const SUITE_API: OperatorApi = { url: API_URL, token: E2E_OPERATOR_TOKEN };
+
+async function operatorGet<T>(path: string, api: OperatorApi): Promise<T> {
+  const response = await fetch(`${api.url}${path}`, { headers: { Authorization: `Bearer ${api.token}` } });
   if (!response.ok) throw new Error(`GET ${path}: ${response.status} ${await response.text()}`);
   return (await response.json()) as T;
 }
 
-export const rolloutDetail = (id: string) => operatorGet<RolloutDetail>(`/v1/rollouts/${id}`);
+export const rolloutDetail = (id: string, api: OperatorApi = SUITE_API) =>
+  operatorGet<RolloutDetail>(`/v1/rollouts/${id}`, api);
 
-export const remoteHistory = async (remote: string) =>
-  (await operatorGet<{ history: ReleaseHistoryEntry[] }>(`/v1/releases/remotes/${remote}`)).history;
+export const remoteHistory = async (remote: string, api: OperatorApi = SUITE_API) =>
+  (await operatorGet<{ history: ReleaseHistoryEntry[] }>(`/v1/releases/remotes/${remote}`, api)).history;
 
 export const isFinished = (detail: RolloutDetail) =>
   (FINISHED_ROLLOUT_STATES as readonly string[]).includes(detail.state);
@@ -66,10 +79,11 @@ export async function untilRollout(
   done: (detail: RolloutDetail) => boolean,
   timeoutMs: number,
   meanwhile: () => Promise<unknown> = () => new Promise((resolve) => setTimeout(resolve, 500)),
+  api: OperatorApi = SUITE_API,
 ): Promise<RolloutDetail> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const detail = await rolloutDetail(id);
+    const detail = await rolloutDetail(id, api);
     if (done(detail)) return detail;
     const timeline = () => detail.events.map((event) => `${event.seq} ${event.kind} ${event.reason}`).join('\n');
     if (isFinished(detail))
