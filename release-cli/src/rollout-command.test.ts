@@ -153,6 +153,7 @@ async function standIn(progress: ReadonlyArray<Partial<RolloutDetail>>) {
       minNewViewsPerStep: 20,
       lowTraffic: 'advance',
     },
+    planSource: 'request',
     state: 'gating',
     stepIndex: -1,
     percent: 0,

@@ -5,6 +5,7 @@ import {
   type Rollout,
   type RolloutDetail,
   type RolloutEvent,
+  type RolloutPlanSource,
   type RolloutState,
 } from '@special-gift/shared/api';
 import { formatTable } from './table';
@@ -59,6 +60,14 @@ export function formatEvent(event: RolloutEvent): string {
       : ` (step ${event.stepIndex + 1}${event.percent === null ? '' : `, ${event.percent} %`})`;
   return `${event.at} ${event.kind}${where} by ${event.actor}${event.reason === '' ? '' : `: ${event.reason}`}`;
 }
+
+/** Where the rollout's plan came from, as `rollout status` says it. */
+export const PLAN_SOURCE_WORDS: Record<RolloutPlanSource | 'unknown', string> = {
+  request: 'its own plan',
+  'remote-default': "the remote's default plan",
+  'built-in': "the API's built-in plan",
+  unknown: 'plan source not recorded',
+};
 
 function stepRows(detail: RolloutDetail, now: Date): string[][] {
   const finished = rolloutExitCode(detail.state) !== undefined;
@@ -128,7 +137,7 @@ export function formatRolloutStatus(detail: RolloutDetail, now: Date): string {
       ]),
     ]),
     '',
-    'Steps',
+    `Steps (${PLAN_SOURCE_WORDS[detail.planSource ?? 'unknown']})`,
     ...formatTable(stepRows(detail, now)),
   );
   if (detail.lastCheck !== null)
