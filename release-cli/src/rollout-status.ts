@@ -1,13 +1,13 @@
 // What `rollout status` and `rollout --wait` print (docs/releases.md, "Rollouts from the CLI"): pure,
 // from the API's RolloutDetail and the time now, so it is tested on fixtures.
 import {
+  describePlanSource,
   FINISHED_ROLLOUT_STATES,
   type Rollout,
   type RolloutDetail,
   type RemoteRolloutPlan,
   type RolloutEvent,
   type RolloutPlan,
-  type RolloutPlanSource,
   type RolloutState,
 } from '@special-gift/shared/api';
 import { formatTable } from './table';
@@ -62,14 +62,6 @@ export function formatEvent(event: RolloutEvent): string {
       : ` (step ${event.stepIndex + 1}${event.percent === null ? '' : `, ${event.percent} %`})`;
   return `${event.at} ${event.kind}${where} by ${event.actor}${event.reason === '' ? '' : `: ${event.reason}`}`;
 }
-
-/** Where the rollout's plan came from, as `rollout status` says it. */
-export const PLAN_SOURCE_WORDS: Record<RolloutPlanSource | 'unknown', string> = {
-  request: 'its own plan',
-  'remote-default': "the remote's default plan",
-  'built-in': "the API's built-in plan",
-  unknown: 'plan source not recorded',
-};
 
 function stepRows(detail: RolloutDetail, now: Date): string[][] {
   const finished = rolloutExitCode(detail.state) !== undefined;
@@ -148,7 +140,7 @@ export function formatRolloutStatus(detail: RolloutDetail, now: Date): string {
       ]),
     ]),
     '',
-    `Steps (${PLAN_SOURCE_WORDS[detail.planSource ?? 'unknown']})`,
+    `Steps (${describePlanSource(detail.planSource)})`,
     ...formatTable(stepRows(detail, now)),
   );
   if (detail.lastCheck !== null)

@@ -172,6 +172,7 @@ export {
 } from './releases';
 
 export {
+  describePlanSource,
   FINISHED_ROLLOUT_STATES,
   GATE_OUTCOMES,
   GATE_RUNNER_ACTOR,

@@ -32,6 +32,16 @@ export interface RolloutPlan {
 export const ROLLOUT_PLAN_SOURCES = ['request', 'remote-default', 'built-in'] as const;
 export type RolloutPlanSource = (typeof ROLLOUT_PLAN_SOURCES)[number];
 
+const PLAN_SOURCE_WORDS: Record<RolloutPlanSource, string> = {
+  request: 'its own plan',
+  'remote-default': "the remote's default plan",
+  'built-in': "the API's built-in plan",
+};
+
+/** Where a rollout's plan came from, in words (the CLI's status, the console). */
+export const describePlanSource = (source: RolloutPlanSource | null): string =>
+  source === null ? 'plan source not recorded' : PLAN_SOURCE_WORDS[source];
+
 /**
  * `GET|PUT|DELETE /v1/rollouts/plans/:remote`: the remote's default plan in this environment, the
  * one a rollout started without a plan follows; without one, the API's built-in plan.
