@@ -12,7 +12,7 @@ import { methodNotAllowed } from '../http/method-not-allowed';
 import { bodyFields, jsonObject, remoteParam } from '../http/request-fields';
 import { defaultPlan, describePlan, parsePlan } from '../rollouts';
 import { readDefaultPlan, writeDefaultPlan, type DefaultPlanRow } from './default-plan-store';
-import { invalidPlan, type RolloutRouteOptions } from './routes';
+import { invalidPlan, planLimits, type RolloutRouteOptions } from './routes';
 
 const invalid = (message: string) => new ApiError(422, 'invalid_body', message);
 const { readString, readInteger } = bodyFields(invalid);
@@ -36,13 +36,14 @@ const conflict = (remote: string, expected: number, current: number) =>
 
 const described = (plan: RolloutPlan | null) => (plan === null ? 'built-in plan' : describePlan(plan));
 
-export function defaultPlanRoutes({ access, settings, rule, clock }: RolloutRouteOptions): Router {
+export function defaultPlanRoutes(options: RolloutRouteOptions): Router {
+  const { access, clock } = options;
   const router = Router();
   const { db, environment } = access;
   const auth = access.authenticate();
   const json = [requireJsonContentType, parseJsonBody];
   const now = () => clock?.() ?? new Date();
-  const limits = { minDwellSeconds: settings.minStepDwellSeconds, lowTraffic: rule.lowTraffic };
+  const limits = planLimits(options);
   const answer = (remote: string, row: DefaultPlanRow): RemoteRolloutPlan => ({
     environment,
     remote,

@@ -11,7 +11,7 @@ import { parseJsonBody, requireJsonContentType } from '../http/json-body';
 import { methodNotAllowed } from '../http/method-not-allowed';
 import { bodyFields, jsonObject, queryLimit } from '../http/request-fields';
 import { lockServableBuild, readLock, readPointer } from '../releases';
-import type { RolloutRuleParameters } from '../rollouts';
+import type { PlanLimits, RolloutRuleParameters } from '../rollouts';
 import { controlRollout } from './controls';
 import { planForStart } from './default-plan-store';
 import { publicGate, readGates } from './gate-store';
@@ -44,6 +44,12 @@ const ROLLOUT_ID = /^[0-9a-f]{24}$/;
 export const invalidPlan = (problems: readonly string[]) =>
   new ApiError(422, 'invalid_rollout_plan', problems.join(' '));
 
+/** What a plan is validated against: the dwell floor of the settings, the rule's low-traffic policy. */
+export const planLimits = ({ settings, rule }: Pick<RolloutRouteOptions, 'settings' | 'rule'>): PlanLimits => ({
+  minDwellSeconds: settings.minStepDwellSeconds,
+  lowTraffic: rule.lowTraffic,
+});
+
 export function rolloutDetail(
   row: RolloutRow,
   parts: Omit<RolloutDetail, keyof ReturnType<typeof toRollout>>,
@@ -52,13 +58,13 @@ export function rolloutDetail(
 }
 
 export function rolloutRoutes(options: RolloutRouteOptions): Router {
-  const { access, settings, rule } = options;
+  const { access } = options;
   const { db, environment } = access;
   const clock = options.clock ?? (() => new Date());
   const afterPointerChange = options.afterPointerChange ?? (() => Promise.resolve());
   const auth = access.authenticate();
   const json = [requireJsonContentType, parseJsonBody];
-  const limits = { minDwellSeconds: settings.minStepDwellSeconds, lowTraffic: rule.lowTraffic };
+  const limits = planLimits(options);
   const router = Router();
 
   /** The rollout of `:id` in this environment, if the token may read its remote (404 for another environment's). */
