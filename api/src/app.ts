@@ -16,8 +16,10 @@ import { PointerMemo, releaseRoutes, type StatePublisher } from './releases';
 import { DEFAULT_ROLLOUT_RULE, type RolloutRuleParameters } from './rollouts';
 import {
   DEFAULT_RUNNER_SETTINGS,
+  defaultPlanRoutes,
   gateRoutes,
   rolloutRoutes,
+  type RolloutRouteOptions,
   webhookRoutes,
   type RolloutRunnerSettings,
 } from './rollout-runner';
@@ -152,18 +154,19 @@ export function createApp({
   const webhookKey = rolloutRunner.webhookKey ?? operatorToken;
   if (webhookKey !== undefined)
     app.use(webhookRoutes({ access, key: webhookKey, allowedHosts: rolloutRunner.webhookHosts, clock: rolloutNow }));
-  app.use(
-    rolloutRoutes({
-      access,
-      settings: rolloutRunner,
-      rule: rolloutRule,
-      clock: rolloutNow,
-      afterPointerChange: async (serial) => {
-        memo.forget();
-        await releaseState?.afterChange(serial);
-      },
-    }),
-  );
+  const rolloutOptions: RolloutRouteOptions = {
+    access,
+    settings: rolloutRunner,
+    rule: rolloutRule,
+    clock: rolloutNow,
+    afterPointerChange: async (serial) => {
+      memo.forget();
+      await releaseState?.afterChange(serial);
+    },
+  };
+  // Before the rollouts' `/:id/:control` routes too (a remote could be named like a control).
+  app.use(defaultPlanRoutes(rolloutOptions));
+  app.use(rolloutRoutes(rolloutOptions));
   app.use(accessRoutes(access));
   app.use(consoleRoutes());
   app.use(xsrfProtection({ cookieSecure }));

@@ -238,12 +238,97 @@ describe('npm run release -- rollout', () => {
     expect(JSON.parse(done.out)).toMatchObject({ id: third.id, state: 'succeeded' });
   });
 
+  it('plan: the built-in plan at first; set from --steps/--dwell or a file by a deployer; a start without a plan follows it; --clear', async () => {
+    const none = await asOperator('rollout', 'plan', 'signup');
+    expect(none.code).toBe(0);
+    expect(none.out).toMatch(/^signup: no default rollout plan \(production\); .* the API's built-in plan:$/m);
+    expect(none.out).toMatch(/^1 +1 % +1800s$/m);
+    const viewer = await asOperator(
+      'token',
+      'create',
+      'signup',
+      '--role',
+      'viewer',
+      '--name',
+      'signup viewer',
+      '--json',
+    );
+    const viewerToken = (JSON.parse(viewer.out) as { token: string }).token;
+    const refused = await runTool(['rollout', 'plan', 'signup', '--steps', '1,5', '--dwell', '10m'], {
+      SG_RELEASE_TOKEN: viewerToken,
+    });
+    expect(refused.code).toBe(1);
+    expect(refused.err).toMatch(/is a viewer: .* \(403 forbidden\)$/);
+    // The API's own validation, with its message: a dwell under this API's floor (300 s).
+    const tooShort = await asCi('rollout', 'plan', 'signup', '--steps', '1,5', '--dwell', '1m');
+    expect(tooShort.code).toBe(1);
+    expect(tooShort.err).toMatch(/under this API's floor of 300 s\. .*\(422 invalid_rollout_plan\)$/);
+
+    const set = await asCi('rollout', 'plan', 'signup', '--steps', '2,10,50', '--dwell', '10m', '--reason', 'slower');
+    expect(set.code).toBe(0);
+    expect(set.out).toBe(
+      'signup: default rollout plan set (version 1): 2 % → 10 % → 50 % → promote. ' +
+        'Rollouts started without --plan or --steps follow it; those under way keep theirs.',
+    );
+    const shown = await asOperator('rollout', 'plan', 'signup');
+    expect(shown.out).toMatch(/^signup: default rollout plan \(production, version 1, set by signup CI at \S+\):$/m);
+    expect(shown.out).toMatch(/^2 +10 % +10m$/m);
+    const file = planFile('default-plan.json', {
+      steps: [
+        { percent: 5, minDwell: '10m' },
+        { percent: 25, minDwell: '1h', approval: true },
+      ],
+      promote: { approval: true },
+      minNewViewsPerStep: 50,
+      lowTraffic: 'hold',
+    });
+    const fromFile = await asCi('rollout', 'plan', 'signup', '--plan', file, '--json');
+    expect(fromFile.code).toBe(0);
+    expect(JSON.parse(fromFile.out)).toMatchObject({
+      version: 2,
+      plan: { minNewViewsPerStep: 50, lowTraffic: 'hold' },
+    });
+
+    const started = await asCi('rollout', 'signup', candidate, '--reason', 'on the default', '--json');
+    expect(started.code).toBe(0);
+    const rollout = JSON.parse(started.out) as Rollout;
+    expect(rollout.planSource).toBe('remote-default');
+    expect(rollout.plan.steps.map((step) => step.percent)).toEqual([5, 25]);
+    const status = await asOperator('rollout', 'status', 'signup');
+    expect(status.out).toMatch(/^Steps \(the remote's default plan\)$/m);
+    expect(status.out).toMatch(/^2 +25 % +1h +needed$/m);
+    expect((await asCi('rollout', 'abort', 'signup', '--reason', 'done looking')).code).toBe(0);
+
+    const cleared = await asCi('rollout', 'plan', 'signup', '--clear');
+    expect(cleared.code).toBe(0);
+    expect(cleared.out).toMatch(/^signup: default rollout plan cleared \(version 3\)/);
+    const again = await asCi('rollout', 'plan', 'signup', '--clear');
+    expect(again.code).toBe(1);
+    expect(again.err).toMatch(/has no default plan.*\(404 not_found\)$/);
+    const audit = JSON.parse((await asOperator('audit', 'signup', '--json')).out) as AuditEntry[];
+    expect(
+      audit
+        .filter((entry) => entry.action === 'rollout-plan')
+        .map((entry) => [entry.tokenName, entry.channel, entry.toState]),
+    ).toEqual([
+      ['signup CI', 'ci', 'built-in plan'],
+      ['signup CI', 'ci', '5 % 10m → 25 % 1h (approval) → promote (approval)'],
+      ['signup CI', 'ci', '2 % 10m → 10 % 10m → 50 % 10m → promote'],
+    ]);
+  });
+
   it('usage errors exit 2 before the API is asked', async () => {
     expect((await asCi('rollout', 'signup', candidate)).code).toBe(2);
     expect((await asCi('rollout', 'signup', candidate, '--steps', '5,1', '--dwell', '5m', '--reason', 'x')).code).toBe(
       2,
     );
     expect((await asCi('rollout', 'status', 'signup', '--wait')).code).toBe(2);
+    expect((await asCi('rollout', 'status', 'signup', '--clear')).code).toBe(2);
+    expect((await asCi('rollout', 'plan')).code).toBe(2);
+    expect((await asCi('rollout', 'plan', 'signup', '--clear', '--steps', '1,5', '--dwell', '5m')).code).toBe(2);
+    expect((await asCi('rollout', 'plan', 'signup', '--steps', '1,5')).code).toBe(2);
+    expect((await asCi('rollout', 'plan', 'signup', '--wait')).code).toBe(2);
+    expect((await asCi('release', 'signup', candidate, '--clear')).code).toBe(2);
     expect(
       (await runTool(['rollout', 'signup', candidate, '--reason', 'x', '--wait'], { SG_ROLLOUT_POLL_S: '0' })).code,
     ).toBe(2);

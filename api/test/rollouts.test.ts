@@ -1,7 +1,7 @@
 // The rollouts' routes on the real app (PGlite and PostgreSQL): who may do what (the scope matrix),
 // four eyes, the version compare-and-swap, people's controls, the gate runner's credential and
 // nonces, plan validation, and the purge and hand-release refusals while a rollout runs.
-import type { GateJob, Rollout, RolloutDetail } from '@special-gift/shared/api';
+import type { GateJob, Rollout } from '@special-gift/shared/api';
 import type { RolloutRunner } from '../src/rollout-runner';
 import { testEngines } from './support/test-databases';
 import { startTestServer, type TestServer } from './support/test-server';
@@ -14,8 +14,9 @@ import {
   LIVE,
   OPERATOR,
   TEST_PLAN,
-  answerGateJobs,
   TEST_SETTINGS,
+  mintToken,
+  steering,
   testClock,
   testRunner,
 } from './support/rollouts';
@@ -38,15 +39,8 @@ describe.each(testEngines())('rollout routes on %s', (engine) => {
     server = await startRolloutServer(engine, clock.now);
     call = caller(server.baseUrl);
     runner = testRunner({ db: server.db, clock: clock.now });
-    const mint = async (name: string, remote: string, role: string, by = OPERATOR) => {
-      const made = await call<{ token: string }>('POST', '/v1/access/tokens', by, {
-        name,
-        remote,
-        role,
-        expiresInDays: 1,
-      });
-      expect(made.status).toBe(201);
-      tokens[name] = made.body.token;
+    const mint = async (name: string, remote: string, role: 'viewer' | 'deployer' | 'admin', by = OPERATOR) => {
+      tokens[name] = await mintToken(call, { name, remote, role }, by);
     };
     await mint('admin', 'signup', 'admin');
     await mint('viewer', 'signup', 'viewer');
@@ -68,20 +62,11 @@ describe.each(testEngines())('rollout routes on %s', (engine) => {
     });
   const control = (id: string, what: string, as: string, expectedVersion: number, reason = 'test') =>
     call<Rollout & ErrorBody>('POST', `/v1/rollouts/${id}/${what}`, as, { expectedVersion, reason });
-  const detail = async (id: string) => (await call<RolloutDetail>('GET', `/v1/rollouts/${id}`, OPERATOR)).body;
-  const tick = async () => {
-    clock.advance(1);
-    await runner.tick();
-  };
-  const passGates = async () => {
-    await tick();
-    await answerGateJobs(call);
-    await tick();
-  };
-  const abort = async (id: string) => {
-    const { version } = await detail(id);
-    expect((await control(id, 'abort', OPERATOR, version, 'clean up')).status).toBe(200);
-  };
+  const { detail, tick, passGates, abort } = steering(
+    () => call,
+    () => runner,
+    clock,
+  );
 
   it('follows the scope matrix: viewers read, deployers of the remote start and steer, others are refused', async () => {
     expect((await call('GET', '/v1/rollouts?remote=signup', 'no-such-token-0123456789012345678901')).status).toBe(401);

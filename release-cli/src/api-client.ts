@@ -6,6 +6,8 @@ import type {
   CreatedAccessToken,
   RevokedAccessToken,
   PublishedBuild,
+  RemoteRolloutPlan,
+  RemoteRolloutPlanRequest,
   ReleaseActionRequest,
   ReleaseHistoryEntry,
   ReleaseLock,
@@ -235,6 +237,23 @@ export class ReleaseApi {
 
   async rollout(id: string): Promise<RolloutDetail> {
     return (await this.call<RolloutDetail>('GET', `/rollouts/${id}`, undefined, { repeatable: true })).body;
+  }
+
+  /** The remote's default rollout plan (null when none), its version and the API's built-in plan. */
+  async rolloutPlan(remote: string): Promise<RemoteRolloutPlan> {
+    return (await this.call<RemoteRolloutPlan>('GET', `/rollouts/plans/${remote}`, undefined, { repeatable: true }))
+      .body;
+  }
+
+  /** Sets or clears (null) the remote's default plan: a compare-and-swap on its version, so never repeated. */
+  async setRolloutPlan(
+    remote: string,
+    change: Omit<RemoteRolloutPlanRequest, 'plan'> & { readonly plan: RemoteRolloutPlanRequest['plan'] | null },
+  ): Promise<RemoteRolloutPlan> {
+    const path = `/rollouts/plans/${remote}`;
+    if (change.plan === null)
+      return (await this.call<RemoteRolloutPlan>('DELETE', `${path}?expectedVersion=${change.expectedVersion}`)).body;
+    return (await this.call<RemoteRolloutPlan>('PUT', path, change)).body;
   }
 
   /** Pause, resume, skip, approve or abort: a compare-and-swap on the rollout's version, so never repeated. */

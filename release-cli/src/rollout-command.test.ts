@@ -56,6 +56,29 @@ describe('rollout command lines', () => {
     });
   });
 
+  it('reads `plan`: show, set from the same options a start takes, or --clear', () => {
+    expect(parseRollout(['plan', 'signup'], {})).toEqual({
+      kind: 'plan',
+      remote: 'signup',
+      plan: undefined,
+      reason: '',
+      json: false,
+    });
+    expect(parseRollout(['plan', 'signup'], { steps: '1,5', dwell: '10m', reason: 'slower' })).toMatchObject({
+      kind: 'plan',
+      plan: { steps: [1, 5].map((percent) => ({ percent, minDwell: '10m' })), promote: { approval: false } },
+      reason: 'slower',
+    });
+    expect(parseRollout(['plan', 'signup'], { clear: true, json: true })).toMatchObject({ plan: null, json: true });
+    expect(usage(() => parseRollout(['plan', 'signup'], { clear: true, dwell: '5m' }))).toBe(
+      'give --clear, or --dwell, not both',
+    );
+    expect(usage(() => parseRollout(['plan', 'signup'], { wait: true }))).toBe('--wait is for starting a rollout');
+    expect(usage(() => parseRollout(['signup', BUILD], { clear: true, reason: 'x' }))).toBe(
+      '--clear is for rollout plan',
+    );
+  });
+
   it('refuses what a person can mistype, before the API is asked', () => {
     expect(usage(() => parseRollout([], {}))).toBe('name a remote');
     expect(usage(() => parseRollout(['signup'], { reason: 'x' }))).toBe('name the build id');
@@ -153,6 +176,7 @@ async function standIn(progress: ReadonlyArray<Partial<RolloutDetail>>) {
       minNewViewsPerStep: 20,
       lowTraffic: 'advance',
     },
+    planSource: 'request',
     state: 'gating',
     stepIndex: -1,
     percent: 0,

@@ -15,7 +15,7 @@ import { type CommandLine, UsageError } from './arguments';
 import { checkContract } from './contract-check';
 import { Refusal } from './integrity';
 import { buildIdArg, expectArgs, remoteNamed } from './release-args';
-import { describeRollout, formatEvent, formatRolloutStatus, rolloutExitCode } from './rollout-status';
+import { describeRollout, formatEvent, formatRemotePlan, formatRolloutStatus, rolloutExitCode } from './rollout-status';
 
 export const ROLLOUT_USAGE = `  rollout <remote> <buildId> --reason <text> [--plan <file.json> | --steps 1,5,25,50 --dwell 30m]
           [--approve-promote yes] [--wait] [--json]
@@ -26,7 +26,12 @@ export const ROLLOUT_USAGE = `  rollout <remote> <buildId> --reason <text> [--pl
   rollout pause|resume|skip|abort <remote> --reason <text>
                                              steer the rollout under way
   rollout approve <remote> --reason <text>   let it enter a share that needs approval (a token other than
-                                             the one that started it: four eyes)`;
+                                             the one that started it: four eyes)
+  rollout plan <remote> [--json]             the remote's default plan: what a rollout started without
+                                             --plan or --steps follows (else the API's built-in plan)
+  rollout plan <remote> --plan <file.json> | --steps 1,5,25,100 --dwell 10m [--approve-promote yes]
+                                             set it (a deployer of the remote; rollouts under way keep theirs)
+  rollout plan <remote> --clear              remove it: the built-in plan again`;
 
 /** The options only `rollout` reads; release-tool.ts adds them to its own. */
 export const ROLLOUT_OPTIONS = {
@@ -35,6 +40,7 @@ export const ROLLOUT_OPTIONS = {
   dwell: { type: 'string' },
   'approve-promote': { type: 'string' },
   wait: { type: 'boolean' },
+  clear: { type: 'boolean' },
 } as const;
 
 type RolloutValues = CommandLine<typeof ROLLOUT_OPTIONS>['values'] & { json?: boolean; reason?: string };
@@ -56,10 +62,19 @@ export type RolloutInvocation =
       readonly remote: string;
       readonly reason: string;
       readonly json: boolean;
+    }
+  | {
+      readonly kind: 'plan';
+      readonly remote: string;
+      /** undefined: show it; null: clear it; else set it. */
+      readonly plan: RolloutPlan | null | undefined;
+      readonly reason: string;
+      readonly json: boolean;
     };
 
 const SUBCOMMANDS: readonly string[] = ['status', ...ROLLOUT_CONTROLS];
 const START_ONLY = ['plan', 'steps', 'dwell', 'approve-promote', 'wait'] as const;
+const PLAN_OPTIONS = ['plan', 'steps', 'dwell', 'approve-promote'] as const;
 
 /** `--steps 1,5,25,50`: shares from 1 to 99 %, increasing (the API checks the rest of a plan). */
 export function parseSteps(text: string): number[] {
@@ -143,6 +158,18 @@ export function parseRollout(
   const json = values.json === true;
   const reason = values.reason ?? '';
   const [first, ...rest] = positionals;
+  if (first !== 'plan' && values.clear !== undefined) throw new UsageError('--clear is for rollout plan');
+  if (first === 'plan') {
+    expectArgs({ positionals: rest }, 1);
+    const remote = remoteNamed(rest[0]).name;
+    if (values.wait !== undefined) throw new UsageError('--wait is for starting a rollout');
+    if (values.clear === true) {
+      const given = PLAN_OPTIONS.find((name) => values[name] !== undefined);
+      if (given !== undefined) throw new UsageError(`give --clear, or --${given}, not both`);
+      return { kind: 'plan', remote, plan: null, reason, json };
+    }
+    return { kind: 'plan', remote, plan: planFromOptions(values, readFile), reason, json };
+  }
   if (first !== undefined && SUBCOMMANDS.includes(first)) {
     expectArgs({ positionals: rest }, 1);
     const remote = remoteNamed(rest[0]).name;
@@ -226,6 +253,8 @@ export async function rolloutCommand(
       out(invocation.json ? JSON.stringify(detail) : formatRolloutStatus(detail, context.now()));
       return 0;
     }
+    case 'plan':
+      return planCommand(invocation, context);
     case 'control': {
       const { remote, control } = invocation;
       const active = (await api.rollouts(remote, { active: true, limit: 1 }))[0];
@@ -246,9 +275,39 @@ export async function rolloutCommand(
   }
 }
 
+/** `rollout plan <remote>`: prints the remote's default plan, or sets or clears it from the version just read. */
+async function planCommand(
+  invocation: Extract<RolloutInvocation, { kind: 'plan' }>,
+  { api, out }: RolloutContext,
+): Promise<number> {
+  const { remote, plan, reason, json } = invocation;
+  const current = await api.rolloutPlan(remote);
+  if (plan === undefined) {
+    out(json ? JSON.stringify(current) : formatRemotePlan(current));
+    return 0;
+  }
+  // The version read here is the one the API compares: a change made in between is refused (409).
+  const changed = await api.setRolloutPlan(remote, {
+    plan,
+    expectedVersion: current.version,
+    ...(reason === '' ? {} : { reason }),
+  });
+  out(
+    json
+      ? JSON.stringify(changed)
+      : changed.plan === null
+        ? `${remote}: default rollout plan cleared (version ${changed.version}): rollouts started without a plan follow the API's built-in plan`
+        : `${remote}: default rollout plan set (version ${changed.version}): ${planWords(changed.plan)}. ` +
+          'Rollouts started without --plan or --steps follow it; those under way keep theirs.',
+  );
+  return 0;
+}
+
+const planWords = (plan: RolloutPlan) => `${plan.steps.map((step) => `${step.percent} %`).join(' → ')} → promote`;
+
 const startedWords = (rollout: Rollout) =>
   `${rollout.remote}: rollout ${rollout.id} of ${rollout.buildId} started (against live ${rollout.baselineBuild}): ` +
-  `gates, then ${rollout.plan.steps.map((step) => `${step.percent} %`).join(' → ')} → promote. ` +
+  `gates, then ${planWords(rollout.plan)}. ` +
   `\`rollout status ${rollout.remote}\` shows where it stands.`;
 
 /** Reads the rollout every `pollMs` until it ends, printing its timeline as it grows; the exit code of its end. */

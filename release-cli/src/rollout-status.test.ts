@@ -56,6 +56,7 @@ const stepping: RolloutDetail = {
     minNewViewsPerStep: 20,
     lowTraffic: 'advance',
   },
+  planSource: 'remote-default',
   state: 'stepping',
   stepIndex: 1,
   percent: 5,
@@ -148,7 +149,7 @@ describe('rollout status', () => {
       'integrity   passed  1      3 s    41 files match',
       'acceptance  passed  2      9 min  two runs clean',
       '',
-      'Steps',
+      "Steps (the remote's default plan)",
       'step     share  dwell  approval   progress',
       '1        1 %    30m               done',
       '2        5 %    30m               now: 10 min of dwell left',
@@ -191,10 +192,20 @@ describe('rollout status', () => {
     expect(lines.some((line) => line.startsWith('Rule at'))).toBe(false);
   });
 
+  it('says where the plan came from, and that it is not known for a rollout of before it was recorded', () => {
+    const heading = (detail: RolloutDetail) =>
+      formatRolloutStatus(detail, NOW)
+        .split('\n')
+        .find((line) => line.startsWith('Steps ('));
+    expect(heading({ ...stepping, planSource: 'request' })).toBe('Steps (its own plan)');
+    expect(heading({ ...stepping, planSource: 'built-in' })).toBe("Steps (the API's built-in plan)");
+    expect(heading({ ...stepping, planSource: null })).toBe('Steps (plan source not recorded)');
+  });
+
   it('a paused rollout, one awaiting approval, and a succeeded one: each step says where it stands', () => {
     const progressOf = (detail: RolloutDetail) => {
       const lines = formatRolloutStatus(detail, NOW).split('\n');
-      const from = lines.indexOf('Steps') + 2;
+      const from = lines.findIndex((line) => line.startsWith('Steps (')) + 2;
       return lines.slice(from, lines.indexOf('', from));
     };
     expect(progressOf({ ...stepping, state: 'paused' })[1]).toMatch(/paused here$/);

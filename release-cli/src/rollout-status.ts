@@ -1,10 +1,13 @@
 // What `rollout status` and `rollout --wait` print (docs/releases.md, "Rollouts from the CLI"): pure,
 // from the API's RolloutDetail and the time now, so it is tested on fixtures.
 import {
+  describePlanSource,
   FINISHED_ROLLOUT_STATES,
   type Rollout,
   type RolloutDetail,
+  type RemoteRolloutPlan,
   type RolloutEvent,
+  type RolloutPlan,
   type RolloutState,
 } from '@special-gift/shared/api';
 import { formatTable } from './table';
@@ -79,17 +82,26 @@ function stepRows(detail: RolloutDetail, now: Date): string[][] {
       ? `now: ${formatDuration(Date.parse(until) - now.getTime())} of dwell left`
       : 'now: dwell done';
   };
-  const steps = detail.plan.steps;
+  return planRows(detail.plan, approval, progress);
+}
+
+/**
+ * A plan's steps, then promote, as table rows: share, dwell, what `approval` says of each one's
+ * approval (needed or not, by default) and, given `progress`, where the rollout stands at it.
+ */
+export function planRows(
+  plan: RolloutPlan,
+  approval: (index: number, needed: boolean | undefined) => string = (_index, needed) => (needed ? 'needed' : ''),
+  progress?: (index: number) => string,
+): string[][] {
+  const { steps } = plan;
+  const row = (cells: string[], index: number) => (progress === undefined ? cells : [...cells, progress(index)]);
   return [
-    ['step', 'share', 'dwell', 'approval', 'progress'],
-    ...steps.map((step, index) => [
-      String(index + 1),
-      `${step.percent} %`,
-      step.minDwell,
-      approval(index, step.approval),
-      progress(index),
-    ]),
-    ['promote', '100 %', '', approval(steps.length, detail.plan.promote.approval), progress(steps.length)],
+    ['step', 'share', 'dwell', 'approval', ...(progress === undefined ? [] : ['progress'])],
+    ...steps.map((step, index) =>
+      row([String(index + 1), `${step.percent} %`, step.minDwell, approval(index, step.approval)], index),
+    ),
+    row(['promote', '100 %', '', approval(steps.length, plan.promote.approval)], steps.length),
   ];
 }
 
@@ -128,7 +140,7 @@ export function formatRolloutStatus(detail: RolloutDetail, now: Date): string {
       ]),
     ]),
     '',
-    'Steps',
+    `Steps (${describePlanSource(detail.planSource)})`,
     ...formatTable(stepRows(detail, now)),
   );
   if (detail.lastCheck !== null)
@@ -154,4 +166,18 @@ export function formatRolloutStatus(detail: RolloutDetail, now: Date): string {
     ]),
   );
   return lines.join('\n');
+}
+
+/** `rollout plan <remote>`: the default plan with who set it, or that there is none and the built-in plan it falls back to. */
+export function formatRemotePlan(answer: RemoteRolloutPlan): string {
+  const plan = answer.plan ?? answer.builtIn;
+  const heading =
+    answer.plan === null
+      ? `${answer.remote}: no default rollout plan (${answer.environment}); a rollout started without --plan or --steps follows the API's built-in plan:`
+      : `${answer.remote}: default rollout plan (${answer.environment}, version ${answer.version}, set by ${answer.updatedBy ?? '?'} at ${answer.updatedAt ?? '?'}):`;
+  return [
+    heading,
+    ...formatTable(planRows(plan)),
+    `At least ${plan.minNewViewsPerStep} new signed canary page views per step; with too little traffic: ${plan.lowTraffic}.`,
+  ].join('\n');
 }

@@ -3,7 +3,7 @@
 // field data per build side by side with the canary verdict, the builds with their bytes against the
 // live one, and the audit trail. It offers only the actions `GET /v1/access/me` lists for the token;
 // the API checks every one again, and a refusal is shown with the API's own message.
-import type { AccessIdentity, AuditEntry, Rollout, RolloutDetail } from '@special-gift/shared/api';
+import type { AccessIdentity, AuditEntry, RemoteRolloutPlan, Rollout, RolloutDetail } from '@special-gift/shared/api';
 import {
   canaryStart,
   WINDOW_SECONDS,
@@ -87,11 +87,12 @@ async function start(notice?: Notice): Promise<void> {
     if (remote === undefined) return showSignIn('This token can read no remote.');
     setParams(remote, wanted.window);
     const query = new URLSearchParams({ remote, window: wanted.window });
-    const [state, audit, report, rollouts] = await Promise.all([
+    const [state, audit, report, rollouts, rolloutPlan] = await Promise.all([
       callApi<RemoteState>(token, 'GET', `releases/remotes/${remote}?limit=20`),
       callApi<{ entries: AuditEntry[] }>(token, 'GET', `access/audit?remote=${remote}&limit=50`),
       callApi<TelemetryReport>(token, 'GET', `telemetry/report?${query.toString()}`),
       callApi<{ rollouts: Rollout[] }>(token, 'GET', `rollouts?remote=${remote}&limit=1`),
+      callApi<RemoteRolloutPlan>(token, 'GET', `rollouts/plans/${remote}`),
     ]);
     const latest = rollouts.rollouts[0];
     const rollout = latest ? await callApi<RolloutDetail>(token, 'GET', `rollouts/${latest.id}`) : null;
@@ -122,6 +123,7 @@ async function start(notice?: Notice): Promise<void> {
         report,
         decision,
         rollout,
+        rolloutPlan,
         reload: start,
         signOut,
         signedOutBy: whenUnauthorised,

@@ -61,6 +61,13 @@ export function rolloutControl(view: View, control: RolloutControl, opener: HTML
   });
 }
 
+/** The plan a start from here follows (it sends none): the remote's default, else the built-in one. */
+function planSteps({ remote, rolloutPlan }: View): string {
+  const plan = rolloutPlan.plan ?? rolloutPlan.builtIn;
+  const shares = [...plan.steps.map((step) => `${step.percent} %`), 'promote'].join(' → ');
+  return `${rolloutPlan.plan === null ? 'the built-in plan' : `${remote}’s default plan`}: ${shares}`;
+}
+
 export function startRollout(view: View, build: PublishedBuild, opener: HTMLElement): void {
   const request: ConfirmRequest = {
     title: `Start a rollout of ${build.buildId}`,
@@ -68,7 +75,7 @@ export function startRollout(view: View, build: PublishedBuild, opener: HTMLElem
     reasonRequired: true,
     describe: () => [
       `Gates first (contract, integrity, an acceptance run in a browser): no visitor gets it before they pass`,
-      `Then ${view.remote}’s default steps, advancing, holding or rolling back by themselves on signed page views`,
+      `Then ${planSteps(view)}, advancing, holding or rolling back by themselves on signed page views`,
       `Live now: ${view.state.pointer?.live ?? 'none'}`,
     ],
   };

@@ -1,8 +1,8 @@
 // The rollout of the remote (docs/rollouts.md) as a timeline: its gates, its steps with the rule's
 // figures and the next decision time, and every event with who made it (a token, or the rollout
 // and gate runners). The controls a deployer may use are beside it.
-import type { RolloutDetail, RolloutGate } from '@special-gift/shared/api';
-import { FINISHED_ROLLOUT_STATES } from '@special-gift/shared/api';
+import type { RolloutDetail, RolloutGate, RolloutPlan, RolloutStep } from '@special-gift/shared/api';
+import { describePlanSource, FINISHED_ROLLOUT_STATES } from '@special-gift/shared/api';
 import { element } from '../element';
 import { time } from './format';
 import { rolloutControl } from './rollout-actions';
@@ -18,6 +18,16 @@ const STATE_WORDS: Record<RolloutDetail['state'], string> = {
   failed: 'failed before any visitor got it, or at the contract check before promote',
   aborted: 'aborted',
 };
+
+/** One step of a plan: its share, its dwell, whether it needs an approval, and `more` (done, current). */
+function stepItem(step: RolloutStep, index: number, more = '', className = 'step'): HTMLElement {
+  return element('li', { className }, [
+    element('strong', { textContent: `Step ${index + 1}: ${step.percent} %` }),
+    `, at least ${step.minDwell}`,
+    step.approval ? ', needs an approval' : '',
+    more,
+  ]);
+}
 
 const isFinished = (rollout: RolloutDetail) => (FINISHED_ROLLOUT_STATES as readonly string[]).includes(rollout.state);
 
@@ -76,18 +86,20 @@ export function rolloutSection(view: View): HTMLElement | null {
     element('h2', { textContent: isFinished(rollout) ? 'Last rollout' : 'Rollout under way' }),
     live,
     element('p', {
-      textContent: `Started by ${rollout.startedBy} at ${time(rollout.startedAt)}, against live ${rollout.baselineBuild}.`,
+      textContent:
+        `Started by ${rollout.startedBy} at ${time(rollout.startedAt)}, against live ${rollout.baselineBuild}` +
+        (rollout.planSource === null ? '.' : `, on ${describePlanSource(rollout.planSource)}.`),
     }),
   ]);
   section.dataset.state = rollout.state;
   section.append(ruleBox(rollout));
   const steps = rollout.plan.steps.map((step, index) =>
-    element('li', { className: index === rollout.stepIndex ? 'step current' : 'step' }, [
-      element('strong', { textContent: `Step ${index + 1}: ${step.percent} %` }),
-      `, at least ${step.minDwell}`,
-      step.approval ? ', needs an approval' : '',
+    stepItem(
+      step,
+      index,
       index < rollout.stepIndex || rollout.state === 'succeeded' ? ' (done)' : '',
-    ]),
+      index === rollout.stepIndex ? 'step current' : 'step',
+    ),
   );
   section.append(
     element('h3', { textContent: 'Gates and steps' }),
@@ -125,4 +137,41 @@ export function rolloutSection(view: View): HTMLElement | null {
     add('Approve next share…', 'approve');
   section.append(buttons);
   return section;
+}
+
+function planList(plan: RolloutPlan): HTMLElement {
+  return element('ol', { className: 'rollout-plan' }, [
+    ...plan.steps.map((step, index) => stepItem(step, index)),
+    element('li', { className: 'step' }, [
+      element('strong', { textContent: 'Promote: 100 %' }),
+      plan.promote.approval ? ', needs an approval' : '',
+    ]),
+  ]);
+}
+
+/**
+ * The remote's default rollout plan (read-only here; `npm run release -- rollout plan` sets it):
+ * what a rollout started from a build card follows, or the built-in plan when it has none.
+ */
+export function defaultPlanSection(view: View): HTMLElement {
+  const { plan, builtIn, updatedBy, updatedAt, version } = view.rolloutPlan;
+  const shown = plan ?? builtIn;
+  return element('section', { className: 'rollout-default-plan' }, [
+    element('h2', { textContent: 'Default rollout plan' }),
+    element('p', {
+      textContent:
+        plan === null
+          ? 'None set: a rollout started here follows the built-in plan below.'
+          : `Set by ${updatedBy ?? 'unknown'} at ${updatedAt === null ? 'an unknown time' : time(updatedAt)} (version ${version}): a rollout started here follows it.`,
+    }),
+    planList(shown),
+    element('p', {
+      textContent:
+        `At least ${shown.minNewViewsPerStep} new signed page views of the build in each step; with too little traffic, ` +
+        (shown.lowTraffic === 'hold' ? 'it holds for a person.' : 'it advances after the maximum dwell.'),
+    }),
+    element('p', {
+      textContent: `Change it with \`npm run release -- rollout plan ${view.remote} --steps 1,5,25,50 --dwell 30m\` (a deployer of the remote).`,
+    }),
+  ]);
 }

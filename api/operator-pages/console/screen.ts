@@ -4,7 +4,7 @@ import { describeRefused, type BuildReport } from '@special-gift/shared/telemetr
 import { element } from '../element';
 import { canaryShare, lockAction, pointerAction, previewAction, stopPreview } from './actions';
 import { bytes, bytesChange, count, sharedChange, sharedList, time } from './format';
-import { rolloutSection } from './rollout';
+import { defaultPlanSection, rolloutSection } from './rollout';
 import { startRollout } from './rollout-actions';
 import { can, readPreview, setParams, type Notice, type View } from './session';
 
@@ -26,9 +26,17 @@ export function render(view: View, notice?: Notice): void {
   } else if (notice) status.textContent = notice.text;
   const rollout = rolloutSection(view);
   main().replaceChildren(
-    ...[identity(view), status, alert, serving(view), rollout, fieldData(view), builds(view), auditTrail(view)].filter(
-      (section): section is HTMLElement => section !== null,
-    ),
+    ...[
+      identity(view),
+      status,
+      alert,
+      serving(view),
+      rollout,
+      defaultPlanSection(view),
+      fieldData(view),
+      builds(view),
+      auditTrail(view),
+    ].filter((section): section is HTMLElement => section !== null),
   );
 }
 

@@ -8,6 +8,7 @@ import type {
   ReleaseHistoryEntry,
   ReleaseLock,
   ReleasePointer,
+  RemoteRolloutPlan,
   RolloutDetail,
 } from '@special-gift/shared/api';
 import type { CanaryDecisionAnswer, ReportWindow, TelemetryReport } from '@special-gift/shared/telemetry';
@@ -51,6 +52,8 @@ export interface View {
   readonly decision: CanaryDecisionAnswer | null;
   /** The remote's rollout under way, else its last one (docs/rollouts.md); null when it never had one. */
   readonly rollout: RolloutDetail | null;
+  /** The remote's default rollout plan (null inside when none) and the API's built-in plan. */
+  readonly rolloutPlan: RemoteRolloutPlan;
   /** Reads everything again and draws the screen, with a notice. */
   reload(notice?: Notice): Promise<void>;
   signOut(): void;

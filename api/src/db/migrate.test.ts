@@ -83,7 +83,12 @@ describe.each(testEngines())('migration 13 on %s', (engine) => {
         );
       await audit('release', 'cli');
       await expect(audit('rollout-start', 'system')).rejects.toThrow(/audit_trail_(action|channel)_check/);
-      expect(await migrate(db)).toEqual([13]);
+      expect(
+        await migrate(
+          db,
+          MIGRATIONS.filter((migration) => migration.version <= 13),
+        ),
+      ).toEqual([13]);
       const { rows } = await db.query<{ conname: string; convalidated: boolean }>(
         "SELECT conname, convalidated FROM pg_constraint WHERE conname IN ('audit_trail_action_check', 'audit_trail_channel_check') ORDER BY conname",
       );
@@ -111,6 +116,64 @@ describe.each(testEngines())('migration 13 on %s', (engine) => {
       );
       await expect(db.query("UPDATE rollout_events SET reason = 'rewritten'")).rejects.toThrow(/append-only/);
       await expect(db.query('DELETE FROM rollout_events')).rejects.toThrow(/append-only/);
+    });
+  });
+});
+
+describe.each(testEngines())('migration 14 on %s', (engine) => {
+  it('adds the default plans and plan_source, keeps rollouts of before, and learns the rollout-plan audit action', async () => {
+    await withDatabase(engine, async (db) => {
+      await migrate(
+        db,
+        MIGRATIONS.filter((migration) => migration.version < 14),
+      );
+      await db.query(
+        `INSERT INTO release_builds (remote, build_id, contract_major, files, bytes, published_by) VALUES ('signup', 'c0ffee000001', 1, 1, 1, 't')`,
+      );
+      const rollout = (id: string, extra = '', value: string[] = []) =>
+        db.query(
+          `INSERT INTO rollouts (id, environment, remote, build_id, baseline_build, plan, state, pointer_revision,
+             next_check_at, started_by_token_id, started_by, started_at, finished_at${extra})
+           VALUES ($1, 'production', 'signup', 'c0ffee000001', 'a11ce0000001', '{}', 'aborted', 1, now(), 'operator',
+             'operator', now(), now()${value.map((_, index) => `, $${index + 2}`).join('')})`,
+          [id, ...value],
+        );
+      // A rollout of before migration 14, and an audit row of the action it does not know yet.
+      await rollout('a'.repeat(24));
+      const audit = (action: string) =>
+        db.query(
+          `INSERT INTO audit_trail (environment, remote, action, token_id, token_name, channel, reason)
+           VALUES ('production', 'signup', $1, 'operator', 'operator', 'cli', '')`,
+          [action],
+        );
+      await expect(audit('rollout-plan')).rejects.toThrow(/audit_trail_action_check/);
+      expect(await migrate(db)).toEqual([14]);
+      const { rows } = await db.query<{ conname: string; convalidated: boolean }>(
+        "SELECT conname, convalidated FROM pg_constraint WHERE conname IN ('audit_trail_action_check', 'rollouts_plan_source_check') ORDER BY conname",
+      );
+      expect(rows).toEqual([
+        { conname: 'audit_trail_action_check', convalidated: true },
+        { conname: 'rollouts_plan_source_check', convalidated: true },
+      ]);
+      // The rollout of before: its plan's source is not known (NULL), and stays valid.
+      const before = await db.query<{ plan_source: string | null }>('SELECT plan_source FROM rollouts');
+      expect(before.rows).toEqual([{ plan_source: null }]);
+      await audit('rollout-plan');
+      await audit('rollout-webhook');
+      await rollout('b'.repeat(24), ', plan_source', ['remote-default']);
+      await expect(rollout('c'.repeat(24), ', plan_source', ['elsewhere'])).rejects.toThrow(
+        /rollouts_plan_source_check/,
+      );
+      const plan = (version: number, plan: string | null = '{"steps": []}') =>
+        db.query(
+          `INSERT INTO rollout_default_plans (environment, remote, plan, version, updated_by, updated_at)
+           VALUES ('production', 'signup', $1, $2, 'operator', now())`,
+          [plan, version],
+        );
+      await expect(plan(0)).rejects.toThrow(/rollout_default_plans_version_check/);
+      await plan(1, null);
+      await expect(plan(2)).rejects.toThrow(/rollout_default_plans_pkey/);
+      expect(await migrate(db)).toEqual([]);
     });
   });
 });

@@ -443,6 +443,39 @@ export const MIGRATIONS: readonly Migration[] = [
       'ALTER TABLE audit_trail VALIDATE CONSTRAINT audit_trail_channel_check',
     ],
   },
+  {
+    version: 14,
+    sql: `
+      -- A remote's default rollout plan per environment (docs/rollouts.md, "The plan"): what a rollout
+      -- started without a plan follows, validated by the API as a rollout's own plan is. Cleared, the
+      -- row stays with plan NULL, so its version only grows and an old expectedVersion never matches.
+      CREATE TABLE rollout_default_plans (
+        environment text NOT NULL,
+        remote text NOT NULL CHECK (remote ~ '^[a-z][a-z0-9-]{0,31}$'),
+        plan jsonb NULL,
+        version integer NOT NULL CHECK (version > 0),
+        updated_by text NOT NULL,
+        updated_at timestamptz NOT NULL,
+        PRIMARY KEY (environment, remote)
+      );
+      -- Where a rollout's plan came from: its start's request, the remote's default, or the API's
+      -- built-in plan. NULL: started before this column (not known). NOT VALID, validated after the
+      -- commit, like migration 13's checks.
+      ALTER TABLE rollouts ADD COLUMN plan_source text NULL;
+      ALTER TABLE rollouts ADD CONSTRAINT rollouts_plan_source_check
+        CHECK (plan_source IN ('request', 'remote-default', 'built-in')) NOT VALID;
+      -- The audit trail learns the default plan's changes.
+      ALTER TABLE audit_trail DROP CONSTRAINT audit_trail_action_check;
+      ALTER TABLE audit_trail ADD CONSTRAINT audit_trail_action_check CHECK (action IN ('publish', 'purge',
+        'release', 'canary', 'promote', 'abort', 'rollback', 'detach', 'preview', 'lock', 'unlock', 'token-create',
+        'token-revoke', 'rollout-start', 'rollout-gate', 'rollout-step', 'rollout-approve', 'rollout-pause',
+        'rollout-resume', 'rollout-skip', 'rollout-abort', 'rollout-end', 'rollout-webhook', 'rollout-plan')) NOT VALID;
+    `,
+    afterCommit: [
+      'ALTER TABLE rollouts VALIDATE CONSTRAINT rollouts_plan_source_check',
+      'ALTER TABLE audit_trail VALIDATE CONSTRAINT audit_trail_action_check',
+    ],
+  },
 ];
 
 /** Any fixed 64-bit number, the same in every replica: the advisory lock that serialises migrations. */

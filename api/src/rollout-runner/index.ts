@@ -5,5 +5,6 @@ export { createRolloutRunner, type RolloutRunner, type RolloutRunnerOptions } fr
 export { rolloutRoutes, type RolloutRouteOptions } from './routes';
 export { DEFAULT_RUNNER_SETTINGS, type RolloutRunnerSettings } from './settings';
 export { LeaseLost } from './lease';
+export { defaultPlanRoutes } from './plan-routes';
 export { WebhookPump, type WebhookPumpOptions } from './webhook-pump';
 export { webhookRoutes, type WebhookRouteOptions } from './webhook-routes';

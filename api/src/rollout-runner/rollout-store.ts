@@ -15,6 +15,7 @@ export interface RolloutRow extends Pick<
   | 'buildId'
   | 'baselineBuild'
   | 'plan'
+  | 'planSource'
   | 'state'
   | 'stepIndex'
   | 'version'
@@ -41,6 +42,7 @@ const ROLLOUT = columns<RolloutRow>(
     'build_id',
     'baseline_build',
     'plan',
+    'plan_source',
     'state',
     'paused_from',
     'step_index',
@@ -92,6 +94,7 @@ export function toRollout(row: RolloutRow): Rollout {
     buildId: row.buildId,
     baselineBuild: row.baselineBuild,
     plan: row.plan,
+    planSource: row.planSource,
     state: row.state,
     stepIndex: row.stepIndex,
     percent: percentOf(row),
@@ -155,6 +158,7 @@ export type NewRollout = Pick<
   | 'buildId'
   | 'baselineBuild'
   | 'plan'
+  | 'planSource'
   | 'pointerRevision'
   | 'startedByTokenId'
   | 'startedBy'
@@ -164,9 +168,9 @@ export type NewRollout = Pick<
 export async function insertRollout(tx: Queryable, rollout: NewRollout): Promise<boolean> {
   const now = rollout.now.toISOString();
   const inserted = await tx.query(
-    `INSERT INTO rollouts (id, environment, remote, build_id, baseline_build, plan, state, pointer_revision,
-       next_check_at, started_by_token_id, started_by, started_at)
-     VALUES ($1, $2, $3, $4, $5, $6, 'gating', $7, $8, $9, $10, $8)
+    `INSERT INTO rollouts (id, environment, remote, build_id, baseline_build, plan, plan_source, state,
+       pointer_revision, next_check_at, started_by_token_id, started_by, started_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $11, 'gating', $7, $8, $9, $10, $8)
      ON CONFLICT (environment, remote) WHERE finished_at IS NULL DO NOTHING
      RETURNING id`,
     [
@@ -180,6 +184,7 @@ export async function insertRollout(tx: Queryable, rollout: NewRollout): Promise
       now,
       rollout.startedByTokenId,
       rollout.startedBy,
+      rollout.planSource,
     ],
   );
   if (inserted.rows.length === 0) return false;

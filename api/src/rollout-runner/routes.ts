@@ -11,8 +11,9 @@ import { parseJsonBody, requireJsonContentType } from '../http/json-body';
 import { methodNotAllowed } from '../http/method-not-allowed';
 import { bodyFields, jsonObject, queryLimit } from '../http/request-fields';
 import { lockServableBuild, readLock, readPointer } from '../releases';
-import { defaultPlan, parsePlan, type RolloutRuleParameters } from '../rollouts';
+import type { PlanLimits, RolloutRuleParameters } from '../rollouts';
 import { controlRollout } from './controls';
+import { planForStart } from './default-plan-store';
 import { publicGate, readGates } from './gate-store';
 import {
   appendEvent,
@@ -39,6 +40,15 @@ const invalid = (message: string) => new ApiError(422, 'invalid_body', message);
 const { readString, readInteger } = bodyFields(invalid);
 const refused = (message: string) => new ApiError(409, 'rollout_refused', message);
 const ROLLOUT_ID = /^[0-9a-f]{24}$/;
+/** A plan refused by parsePlan: every problem at once (a rollout's start, a remote's default). */
+export const invalidPlan = (problems: readonly string[]) =>
+  new ApiError(422, 'invalid_rollout_plan', problems.join(' '));
+
+/** What a plan is validated against: the dwell floor of the settings, the rule's low-traffic policy. */
+export const planLimits = ({ settings, rule }: Pick<RolloutRouteOptions, 'settings' | 'rule'>): PlanLimits => ({
+  minDwellSeconds: settings.minStepDwellSeconds,
+  lowTraffic: rule.lowTraffic,
+});
 
 export function rolloutDetail(
   row: RolloutRow,
@@ -48,13 +58,13 @@ export function rolloutDetail(
 }
 
 export function rolloutRoutes(options: RolloutRouteOptions): Router {
-  const { access, settings, rule } = options;
+  const { access } = options;
   const { db, environment } = access;
   const clock = options.clock ?? (() => new Date());
   const afterPointerChange = options.afterPointerChange ?? (() => Promise.resolve());
   const auth = access.authenticate();
   const json = [requireJsonContentType, parseJsonBody];
-  const limits = { minDwellSeconds: settings.minStepDwellSeconds, lowTraffic: rule.lowTraffic };
+  const limits = planLimits(options);
   const router = Router();
 
   /** The rollout of `:id` in this environment, if the token may read its remote (404 for another environment's). */
@@ -79,13 +89,13 @@ export function rolloutRoutes(options: RolloutRouteOptions): Router {
       authorize(res, remote, 'deployer', 'start a rollout');
       const buildId = readString(body, 'buildId', { pattern: BUILD_ID_PATTERN });
       const reason = readString(body, 'reason', { max: 500, optional: true }) ?? '';
-      const parsed =
-        body.plan === undefined ? { ok: true as const, plan: defaultPlan(limits) } : parsePlan(body.plan, limits);
-      if (!parsed.ok) throw new ApiError(422, 'invalid_rollout_plan', parsed.problems.join(' '));
       const actor = actorOf(req, res);
       const now = clock();
       const id = randomBytes(12).toString('hex');
       await db.transaction(async (tx) => {
+        // The request's plan, else the remote's default (read under FOR SHARE), else the built-in one.
+        const parsed = await planForStart(tx, { environment, remote, requested: body.plan }, limits);
+        if (!parsed.ok) throw invalidPlan(parsed.problems);
         if ((await lockServableBuild(tx, remote, buildId)) === null)
           throw new ApiError(
             404,
@@ -107,6 +117,7 @@ export function rolloutRoutes(options: RolloutRouteOptions): Router {
           buildId,
           baselineBuild: pointer.live,
           plan: parsed.plan,
+          planSource: parsed.planSource,
           pointerRevision: pointer.revision,
           startedByTokenId: actor.tokenId,
           startedBy: actor.tokenName,
@@ -125,7 +136,7 @@ export function rolloutRoutes(options: RolloutRouteOptions): Router {
           remote,
           action: 'rollout-start',
           fromState: `live ${pointer.live}`,
-          toState: `rollout ${id} of ${buildId}: gating`,
+          toState: `rollout ${id} of ${buildId}: gating (plan: ${parsed.planSource})`,
           reason,
         });
       });

@@ -17,7 +17,7 @@ export {
   type RuleResult,
 } from './rule';
 export type { Count } from './sequential';
-export { defaultPlan, durationSeconds, parsePlan, type PlanLimits } from './plan';
+export { defaultPlan, describePlan, durationSeconds, parsePlan, type PlanLimits } from './plan';
 export { contractCompatible, parseHostBuildInfo, type HostContract } from './contract';
 export {
   earliestAdvanceAt,

@@ -124,3 +124,9 @@ export function parsePlan(value: unknown, limits: PlanLimits): PlanParse {
     },
   };
 }
+
+/** A plan in one line, for the audit trail: `1 % 30m → 5 % 1h (approval) → promote`. */
+export function describePlan(plan: RolloutPlan): string {
+  const steps = plan.steps.map((step) => `${step.percent} % ${step.minDwell}${step.approval ? ' (approval)' : ''}`);
+  return [...steps, `promote${plan.promote.approval ? ' (approval)' : ''}`].join(' → ');
+}

@@ -1,7 +1,7 @@
 // What the rollout tests share: a server with the runner's routes on a movable clock, builds, signed
 // page views, and the calls the release tool and the gate runner make.
 import { DEFAULT_ROLLOUT_RULE, type RolloutRuleParameters } from '../../src/rollouts';
-import type { GateJob } from '@special-gift/shared/api';
+import type { GateJob, RolloutDetail } from '@special-gift/shared/api';
 import {
   createRolloutRunner,
   type RolloutRunner,
@@ -176,4 +176,49 @@ export async function startRolloutServer(engine: Engine, clock: () => Date): Pro
   });
   if (released.status !== 200) throw new Error(`releasing ${LIVE} answered ${released.status}`);
   return server;
+}
+
+/** A token of `remote` minted by `by` (the operator unless said) for a day: its secret. */
+export async function mintToken(
+  call: ReturnType<typeof caller>,
+  { name, remote, role }: { name: string; remote: string; role: 'viewer' | 'deployer' | 'admin' },
+  by = OPERATOR,
+): Promise<string> {
+  const made = await call<{ token: string }>('POST', '/v1/access/tokens', by, { name, remote, role, expiresInDays: 1 });
+  if (made.status !== 201) throw new Error(`minting ${name} answered ${made.status}`);
+  return made.body.token;
+}
+
+/**
+ * What rollout tests do to a rollout as the operator: read it, tick the runner a second on, pass its
+ * gates, abort it. `call` and `runner` are read at each use (a test's beforeAll makes them).
+ */
+export function steering(
+  callOf: () => ReturnType<typeof caller>,
+  runner: () => RolloutRunner,
+  clock: ReturnType<typeof testClock>,
+) {
+  const call: ReturnType<typeof caller> = (...args) => callOf()(...args);
+  const detail = async (id: string) => (await call<RolloutDetail>('GET', `/v1/rollouts/${id}`, OPERATOR)).body;
+  const tick = async () => {
+    clock.advance(1);
+    await runner().tick();
+  };
+  return {
+    detail,
+    tick,
+    async passGates() {
+      await tick();
+      await answerGateJobs(callOf());
+      await tick();
+    },
+    async abort(id: string) {
+      const { version } = await detail(id);
+      const aborted = await call('POST', `/v1/rollouts/${id}/abort`, OPERATOR, {
+        expectedVersion: version,
+        reason: 'clean up',
+      });
+      if (aborted.status !== 200) throw new Error(`aborting ${id} answered ${aborted.status}`);
+    },
+  };
 }

@@ -59,6 +59,7 @@ export const AUDIT_ACTIONS = [
   'rollout-abort',
   'rollout-end',
   'rollout-webhook',
+  'rollout-plan',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

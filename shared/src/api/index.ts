@@ -56,6 +56,7 @@ export const API_ERROR_CODES = [
   'rollout_in_progress',
   'invalid_rollout_plan',
   'gate_job_gone',
+  'unknown_remote',
 ] as const;
 export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
 
@@ -171,18 +172,23 @@ export {
 } from './releases';
 
 export {
+  describePlanSource,
   FINISHED_ROLLOUT_STATES,
   GATE_OUTCOMES,
   GATE_RUNNER_ACTOR,
+  REMOTE_ROLLOUT_PLAN_PROPERTIES,
   ROLLOUT_CONTROLS,
   ROLLOUT_EVENT_KINDS,
   ROLLOUT_GATES,
+  ROLLOUT_PLAN_SOURCES,
   ROLLOUT_PROPERTIES,
   ROLLOUT_RUNNER_ACTOR,
   ROLLOUT_STATES,
   type GateJob,
   type GateOutcome,
   type GateResult,
+  type RemoteRolloutPlan,
+  type RemoteRolloutPlanRequest,
   type Rollout,
   type RolloutControl,
   type RolloutControlRequest,
@@ -193,6 +199,7 @@ export {
   type RolloutGateName,
   type RolloutGateState,
   type RolloutPlan,
+  type RolloutPlanSource,
   type RolloutStartRequest,
   type RolloutState,
   type RolloutStep,

@@ -5,9 +5,11 @@ import {
   ACCESS_IDENTITY_PROPERTIES,
   API_ERROR_CODES,
   PUBLISHED_BUILD_PROPERTIES,
+  REMOTE_ROLLOUT_PLAN_PROPERTIES,
   ROLLOUT_CONTROLS,
   ROLLOUT_EVENT_KINDS,
   ROLLOUT_GATES,
+  ROLLOUT_PLAN_SOURCES,
   ROLLOUT_PROPERTIES,
   ROLLOUT_STATES,
   GATE_OUTCOMES,
@@ -31,7 +33,7 @@ import {
 interface Schema {
   required?: string[];
   properties?: Record<string, Schema>;
-  enum?: string[];
+  enum?: Array<string | null>;
   allOf?: Array<Schema & { $ref?: string }>;
   propertyNames?: Schema;
   pattern?: string;
@@ -90,6 +92,9 @@ describe('api/openapi.yaml documents the wire contract of @special-gift/shared/a
     expect(items('gates')?.properties?.gate?.enum).toEqual([...ROLLOUT_GATES]);
     expect(items('events')?.properties?.kind?.enum).toEqual([...ROLLOUT_EVENT_KINDS]);
     expect(keys(schema('RolloutPlan'))).toEqual(['steps', 'promote', 'minNewViewsPerStep', 'lowTraffic']);
+    expect(schema('Rollout').properties?.planSource?.enum).toEqual([...ROLLOUT_PLAN_SOURCES, null]);
+    expect(keys(schema('RemoteRolloutPlan'))).toEqual([...REMOTE_ROLLOUT_PLAN_PROPERTIES]);
+    expect(schema('RemoteRolloutPlan').required).toEqual([...REMOTE_ROLLOUT_PLAN_PROPERTIES]);
     expect(keys(schema('GateJob'))).toEqual([
       'rolloutId',
       'environment',

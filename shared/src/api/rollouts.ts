@@ -28,6 +28,45 @@ export interface RolloutPlan {
   readonly lowTraffic: 'advance' | 'hold';
 }
 
+/** Where a rollout's plan came from: its start's request, the remote's default, or the API's built-in plan. */
+export const ROLLOUT_PLAN_SOURCES = ['request', 'remote-default', 'built-in'] as const;
+export type RolloutPlanSource = (typeof ROLLOUT_PLAN_SOURCES)[number];
+
+const PLAN_SOURCE_WORDS: Record<RolloutPlanSource, string> = {
+  request: 'its own plan',
+  'remote-default': "the remote's default plan",
+  'built-in': "the API's built-in plan",
+};
+
+/** Where a rollout's plan came from, in words (the CLI's status, the console). */
+export const describePlanSource = (source: RolloutPlanSource | null): string =>
+  source === null ? 'plan source not recorded' : PLAN_SOURCE_WORDS[source];
+
+/**
+ * `GET|PUT|DELETE /v1/rollouts/plans/:remote`: the remote's default plan in this environment, the
+ * one a rollout started without a plan follows; without one, the API's built-in plan.
+ */
+export interface RemoteRolloutPlan {
+  readonly environment: string;
+  readonly remote: string;
+  /** null: none set (or cleared); rollouts started without a plan follow `builtIn`. */
+  readonly plan: RolloutPlan | null;
+  /** Compare-and-swap: a change sends it back as `expectedVersion`; 0 before the first was ever set. */
+  readonly version: number;
+  /** The token that last set or cleared it, and when; null before the first. */
+  readonly updatedBy: string | null;
+  readonly updatedAt: string | null;
+  /** The API's built-in plan (its dwell floor and low-traffic policy applied). */
+  readonly builtIn: RolloutPlan;
+}
+
+/** `PUT /v1/rollouts/plans/:remote`: validated as a rollout's own plan is (422 `invalid_rollout_plan`). */
+export interface RemoteRolloutPlanRequest {
+  readonly plan: RolloutPlan;
+  readonly expectedVersion: number;
+  readonly reason?: string;
+}
+
 export const ROLLOUT_STATES = [
   'gating',
   'stepping',
@@ -109,6 +148,8 @@ export interface Rollout {
   /** The live build when it started: the arm the candidate is compared with. */
   readonly baselineBuild: string;
   readonly plan: RolloutPlan;
+  /** Where `plan` came from; null for a rollout started before this was recorded. */
+  readonly planSource: RolloutPlanSource | null;
   readonly state: RolloutState;
   /** -1: at the gates; 0…n-1: at plan.steps[i]; n: promoted. */
   readonly stepIndex: number;
@@ -142,7 +183,7 @@ export interface RolloutDetail extends Rollout {
   readonly lastCheck: { readonly decision: CanaryDecisionAnswer; readonly newViewsThisStep: number } | null;
 }
 
-/** `POST /v1/rollouts`. Without `plan`, the remote's default plan. */
+/** `POST /v1/rollouts`. Without `plan`, the remote's default plan, else the API's built-in plan. */
 export interface RolloutStartRequest {
   readonly remote: string;
   readonly buildId: string;
@@ -197,6 +238,7 @@ export const ROLLOUT_PROPERTIES = [
   'buildId',
   'baselineBuild',
   'plan',
+  'planSource',
   'state',
   'stepIndex',
   'percent',
@@ -210,3 +252,13 @@ export const ROLLOUT_PROPERTIES = [
   'finishedAt',
   'outcomeReason',
 ] as const satisfies ReadonlyArray<keyof Rollout>;
+
+export const REMOTE_ROLLOUT_PLAN_PROPERTIES = [
+  'environment',
+  'remote',
+  'plan',
+  'version',
+  'updatedBy',
+  'updatedAt',
+  'builtIn',
+] as const satisfies ReadonlyArray<keyof RemoteRolloutPlan>;
