@@ -39,6 +39,7 @@ const toolingRooms = {
   'release-cli': ['tooling/remotes'],
   'gate-runner': ['tooling/process', 'release-cli'],
   'tooling/composition': ['tooling/remotes'],
+  'tooling/state-agent': ['tooling/composition'],
   'tooling/serve': ['tooling/remotes', 'tooling/process', 'tooling/composition', 'release-cli'],
   'tooling/build': ['tooling/remotes', 'tooling/composition', 'tooling/serve', 'release-cli'],
   'tooling/deployment': ['tooling/remotes', 'tooling/composition'],
