@@ -1,30 +1,16 @@
 // The state agent beside the host's nginx (tooling/state-agent) answers the two subrequests the API
 // answered: these tests hold it to the API's own code, the snapshot's choice of builds and hashes
 // (servedForBucket, formatPageIntegrity) and the page-token check (checkPageToken).
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { formatPageBuilds } from '@special-gift/shared/builds';
 import { formatPageIntegrity } from '@special-gift/shared/composition';
 import type { ReleaseState } from '@special-gift/shared/release-state';
 import type { TelemetryBatch } from '@special-gift/shared/telemetry';
-import { folderReader } from '../../tooling/composition/release-state-source';
-import { startStateAgent, type RunningStateAgent } from '../../tooling/state-agent/agent';
-import { ENVIRONMENT, publishToFolder, releasedState, testSettings } from '../../tooling/state-agent/test-support';
+import { agentPerTest, ENVIRONMENT, publishToFolder, releasedState } from '../../tooling/state-agent/test-support';
 import type { PointerRow } from '../src/releases/pointer-store';
 import { servedForBucket } from '../src/releases/snapshot';
 import { checkPageToken, pageTokenKeys } from '../src/telemetry/page-token';
 
-let folder: string;
-let agent: RunningStateAgent | undefined;
-beforeEach(() => {
-  folder = mkdtempSync(path.join(tmpdir(), 'sg-agent-api-'));
-});
-afterEach(async () => {
-  await agent?.stop();
-  agent = undefined;
-  rmSync(folder, { recursive: true, force: true });
-});
+const agents = agentPerTest();
 
 /** The pointer rows the API wrote this state from: each remote's live and canary, with their hashes. */
 function pointerRows(state: ReleaseState): PointerRow[] {
@@ -40,8 +26,8 @@ function pointerRows(state: ReleaseState): PointerRow[] {
 
 test('for every bucket, the agent’s Sg-Builds and Sg-Integrity are what the API’s snapshot says', async () => {
   const state = releasedState(7, 25);
-  publishToFolder(folder, state);
-  agent = await startStateAgent(testSettings(), folderReader(folder));
+  publishToFolder(agents.folder(), state);
+  const agent = await agents.start();
   const rows = pointerRows(state);
   for (let bucket = 0; bucket < 100; bucket += 1) {
     const answer = await fetch(`${agent.url}/v1/releases/snapshot?bucket=${bucket}`);
@@ -57,7 +43,7 @@ test('for every bucket, the agent’s Sg-Builds and Sg-Integrity are what the AP
 test('the API checks the agent’s tokens under both keys of a rotation, bound to the builds and network', async () => {
   const [newKey, oldKey] = pageTokenKeys(`${'n'.repeat(32)},${'o'.repeat(32)}`, undefined);
   if (!newKey || !oldKey) throw new Error('two keys expected');
-  publishToFolder(folder, releasedState(7, 25));
+  publishToFolder(agents.folder(), releasedState(7, 25));
   const builds = 'intro=0000000000b2,signup=0000000000c3';
   const batch = (token: string, signup = '0000000000c3'): TelemetryBatch => ({
     v: 1,
@@ -69,7 +55,7 @@ test('the API checks the agent’s tokens under both keys of a rotation, bound t
   });
   // Before the rotation's end the agent may still sign with the old key, after it with the new one.
   for (const signing of [[oldKey], [newKey, oldKey]]) {
-    agent = await startStateAgent(testSettings({ pageTokenKeys: signing }), folderReader(folder));
+    const agent = await agents.start({ pageTokenKeys: signing });
     const answer = await fetch(`${agent.url}/v1/telemetry/page-token?bucket=3`, {
       headers: { 'sg-builds': builds, 'x-forwarded-for': '198.51.100.4' },
     });
@@ -92,6 +78,5 @@ test('the API checks the agent’s tokens under both keys of a rotation, bound t
       provenance: 'forged',
     });
     await agent.stop();
-    agent = undefined;
   }
 });

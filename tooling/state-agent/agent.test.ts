@@ -1,23 +1,15 @@
 import { createHmac } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { selectForBucket } from '@special-gift/shared/release-state';
 import { pageTokenPayload, parsePageToken } from '@special-gift/shared/telemetry';
-import { folderReader, httpReader } from '../composition/release-state-source';
-import { startStateAgent, type RunningStateAgent } from './agent';
+import { httpReader } from '../composition/release-state-source';
+import type { RunningStateAgent } from './agent';
 import { readStateAgentSettings } from './settings';
-import { ENVIRONMENT, publishToFolder, releasedState, startHttpStore, STATE_KEY, testSettings } from './test-support';
+import { agentPerTest, ENVIRONMENT, publishToFolder, releasedState, startHttpStore, STATE_KEY } from './test-support';
 
-let folder: string;
+const agents = agentPerTest();
 let agent: RunningStateAgent | undefined;
 beforeEach(() => {
-  folder = mkdtempSync(path.join(tmpdir(), 'sg-state-agent-'));
-});
-afterEach(async () => {
-  await agent?.stop();
   agent = undefined;
-  rmSync(folder, { recursive: true, force: true });
 });
 
 const get = (url: string, headers: Record<string, string> = {}) => fetch(url, { headers });
@@ -36,8 +28,8 @@ const waitFor = async (check: () => Promise<boolean>) => {
 describe('the state agent’s snapshot', () => {
   it('answers each bucket with the builds and integrity the state selects, the canary below its share', async () => {
     const state = releasedState(3, 10);
-    publishToFolder(folder, state);
-    agent = await startStateAgent(testSettings(), folderReader(folder));
+    publishToFolder(agents.folder(), state);
+    agent = await agents.start();
     for (const bucket of [0, 9, 10, 99]) {
       const answer = await snapshot(bucket);
       expect(answer.status).toBe(200);
@@ -55,7 +47,7 @@ describe('the state agent’s snapshot', () => {
   });
 
   it('answers 204 when nothing is released, and the API’s error for a bad bucket', async () => {
-    agent = await startStateAgent(testSettings(), folderReader(folder));
+    agent = await agents.start();
     expect((await snapshot(5)).status).toBe(204);
     const bad = await snapshot('100');
     expect(bad.status).toBe(422);
@@ -66,11 +58,11 @@ describe('the state agent’s snapshot', () => {
   });
 
   it('refuses a tampered current.json, keeps the last good state and says so in /health', async () => {
-    publishToFolder(folder, releasedState(3));
-    agent = await startStateAgent(testSettings(), folderReader(folder));
+    publishToFolder(agents.folder(), releasedState(3));
+    agent = await agents.start();
     const good = (await snapshot(50)).headers.get('sg-builds');
     // A newer state moving signup to its canary, its current.json altered after signing.
-    publishToFolder(folder, releasedState(4, 100), STATE_KEY, (current) => ({
+    publishToFolder(agents.folder(), releasedState(4, 100), STATE_KEY, (current) => ({
       ...current,
       publishedAt: '2026-12-01T11:00:00.000Z',
     }));
@@ -78,22 +70,22 @@ describe('the state agent’s snapshot', () => {
     expect(await health()).toMatchObject({ serial: 3, problem: expect.stringContaining('signature') });
     expect((await snapshot(50)).headers.get('sg-builds')).toBe(good);
     // Signed by a key the host does not trust: refused too.
-    publishToFolder(folder, releasedState(6), { id: 'evil', secret: 'not-a-key-the-host-trusts-0123456789' });
+    publishToFolder(agents.folder(), releasedState(6), { id: 'evil', secret: 'not-a-key-the-host-trusts-0123456789' });
     await waitFor(async () => String((await health()).problem).includes('evil'));
     expect((await snapshot(50)).headers.get('sg-builds')).toBe(good);
   });
 
   it('reads an HTTP store; while it is down keeps serving the last good state, then takes the next', async () => {
-    const store = await startHttpStore(folder);
+    const store = await startHttpStore(agents.folder());
     try {
-      publishToFolder(folder, releasedState(1));
-      agent = await startStateAgent(testSettings(), httpReader(store.url));
+      publishToFolder(agents.folder(), releasedState(1));
+      agent = await agents.start({}, httpReader(store.url));
       expect((await snapshot(0)).headers.get('sg-builds')).toBe('intro=0000000000b2,signup=0000000000a1');
       store.setDown(true);
       await waitFor(async () => (await health()).problem !== null);
       expect(await health()).toMatchObject({ serial: 1, problem: 'HTTP 503 for _state/production/current.json' });
       expect((await snapshot(0)).headers.get('sg-builds')).toBe('intro=0000000000b2,signup=0000000000a1');
-      publishToFolder(folder, releasedState(2, 50));
+      publishToFolder(agents.folder(), releasedState(2, 50));
       store.setDown(false);
       await waitFor(async () => (await health()).serial === 2);
       expect((await snapshot(0)).headers.get('sg-builds')).toBe('intro=0000000000b2,signup=0000000000c3');
@@ -104,10 +96,10 @@ describe('the state agent’s snapshot', () => {
   });
 
   it('answers 503 (nginx then keeps its stale copy) when the store was never read', async () => {
-    const store = await startHttpStore(folder);
+    const store = await startHttpStore(agents.folder());
     store.setDown(true);
     try {
-      agent = await startStateAgent(testSettings(), httpReader(store.url));
+      agent = await agents.start({}, httpReader(store.url));
       expect((await snapshot(0)).status).toBe(503);
       expect((await get(`${agent.url}/ready`)).status).toBe(200);
     } finally {
@@ -124,8 +116,8 @@ describe('the state agent’s page tokens', () => {
   };
 
   it('signs a token for the builds the bucket is served, bound to them; refuses others with 204', async () => {
-    publishToFolder(folder, releasedState(3, 10));
-    agent = await startStateAgent(testSettings(), folderReader(folder));
+    publishToFolder(agents.folder(), releasedState(3, 10));
+    agent = await agents.start();
     const builds = 'intro=0000000000b2,signup=0000000000c3';
     const answer = await token(5, builds);
     expect(answer.status).toBe(200);
@@ -148,13 +140,13 @@ describe('the state agent’s page tokens', () => {
   });
 
   it('limits tokens per address and minute (then 204), and gives none when tokens are off', async () => {
-    agent = await startStateAgent(testSettings({ pageTokensPerMinute: 2 }), folderReader(folder));
+    agent = await agents.start({ pageTokensPerMinute: 2 });
     const statuses = [];
     for (let i = 0; i < 3; i += 1) statuses.push((await token(1, '')).status);
     expect(statuses).toEqual([200, 200, 204]);
     expect((await token(1, '', '203.0.113.9')).status).toBe(200);
     await agent.stop();
-    agent = await startStateAgent(testSettings({ pageTokenKeys: [] }), folderReader(folder));
+    agent = await agents.start({ pageTokenKeys: [] });
     expect((await token(1, '')).status).toBe(204);
   });
 });

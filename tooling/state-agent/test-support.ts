@@ -1,6 +1,7 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
   STATE_FORMAT,
@@ -8,8 +9,9 @@ import {
   type ReleaseState,
   type StateKey,
 } from '@special-gift/shared/release-state';
-import { folderReader } from '../composition/release-state-source';
+import { folderReader, type StoreReader } from '../composition/release-state-source';
 import { signedStateObjects } from '../composition/signed-state.fixture';
+import { startStateAgent, type RunningStateAgent } from './agent';
 import type { StateAgentSettings } from './settings';
 
 /** For the agent's tests (here and the API's): states, their store objects and the agent's settings. */
@@ -104,5 +106,29 @@ export function testSettings(overrides: Partial<StateAgentSettings> = {}): State
     listenHost: '127.0.0.1',
     refreshMs: 100,
     ...overrides,
+  };
+}
+
+/**
+ * A fresh folder store for each test, and the agents a test starts, stopped after it: `folder()`
+ * is the test's store, `start()` an agent (on that folder unless given another reader).
+ */
+export function agentPerTest() {
+  let folder = '';
+  const running: RunningStateAgent[] = [];
+  beforeEach(() => {
+    folder = mkdtempSync(path.join(tmpdir(), 'sg-state-agent-'));
+  });
+  afterEach(async () => {
+    await Promise.all(running.splice(0).map((agent) => agent.stop()));
+    rmSync(folder, { recursive: true, force: true });
+  });
+  return {
+    folder: () => folder,
+    async start(overrides: Partial<StateAgentSettings> = {}, read: StoreReader = folderReader(folder)) {
+      const agent = await startStateAgent(testSettings(overrides), read);
+      running.push(agent);
+      return agent;
+    },
   };
 }
