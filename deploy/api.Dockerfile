@@ -31,7 +31,8 @@ RUN npm run build -w api
 # command (`node dist/state-agent.js`), one self-contained file built with the API's esbuild. Only
 # the files it is made of, so a change elsewhere in tooling/ keeps this layer.
 COPY tooling/composition/release-state-source.ts tooling/composition/page-token-signer.ts tooling/composition/
-COPY tooling/state-agent/agent.ts tooling/state-agent/settings.ts tooling/state-agent/main.ts tooling/state-agent/
+COPY tooling/state-agent/agent.ts tooling/state-agent/kept-state.ts tooling/state-agent/settings.ts tooling/state-agent/main.ts \
+     tooling/state-agent/
 RUN node_modules/.bin/esbuild tooling/state-agent/main.ts --bundle --platform=node --target=node20 --format=cjs \
       --log-level=warning --outfile=api/dist/state-agent.js
 

@@ -1,4 +1,6 @@
 import { createHmac } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { selectForBucket } from '@special-gift/shared/release-state';
 import { pageTokenPayload, parsePageToken } from '@special-gift/shared/telemetry';
 import { httpReader } from '../composition/release-state-source';
@@ -108,6 +110,39 @@ describe('the state agent’s snapshot', () => {
   });
 });
 
+describe('the state agent’s kept state (RELEASE_STATE_CACHE_FILE)', () => {
+  it('serves the last accepted state after a restart while the store is down, checked again; a changed file is refused', async () => {
+    const store = await startHttpStore(agents.folder());
+    const keptStateFile = path.join(agents.folder(), 'kept.json');
+    try {
+      publishToFolder(agents.folder(), releasedState(2, 50));
+      agent = await agents.start({ keptStateFile }, httpReader(store.url));
+      await agent.stop();
+      store.setDown(true);
+      agent = await agents.start({ keptStateFile }, httpReader(store.url));
+      expect((await snapshot(0)).headers.get('sg-builds')).toBe('intro=0000000000b2,signup=0000000000c3');
+      expect(await health()).toMatchObject({
+        serial: 2,
+        problem: expect.stringMatching(
+          new RegExp(`^HTTP 503 for _state/production/.*\\(serving the state kept in ${keptStateFile}\\)$`),
+        ),
+      });
+      // The store back: its state again, the problem gone.
+      store.setDown(false);
+      await waitFor(async () => (await health()).problem === null);
+      await agent.stop();
+      // A kept state changed by anyone but the API: its SHA-256 no longer matches; nothing served.
+      writeFileSync(keptStateFile, readFileSync(keptStateFile, 'utf8').replaceAll('0000000000c3', '0000000000e5'));
+      store.setDown(true);
+      agent = await agents.start({ keptStateFile }, httpReader(store.url));
+      expect((await snapshot(0)).status).toBe(503);
+      expect(String((await health()).problem)).toContain('SHA-256');
+    } finally {
+      await store.close();
+    }
+  });
+});
+
 describe('the state agent’s page tokens', () => {
   const KEY = 'p'.repeat(32);
   const mac = (key: string, value: string) => {
@@ -175,6 +210,7 @@ describe('the state agent’s settings', () => {
     [{ PAGE_TOKEN_KEY: 'short' }, /PAGE_TOKEN_KEY/],
     [{ PORT: 'eighty' }, /PORT/],
     [{ PAGE_TOKENS_PER_MINUTE: '-1' }, /PAGE_TOKENS_PER_MINUTE/],
+    [{ RELEASE_STATE_CACHE_FILE: 'relative.json' }, /RELEASE_STATE_CACHE_FILE/],
   ])('refuses %p', (change, message) => {
     expect(() => readStateAgentSettings({ ...base, ...change })).toThrow(message);
   });

@@ -9,6 +9,8 @@ import {
   type ReleaseStateSource,
   type StoreReader,
 } from '../composition/release-state-source';
+import { stateKeys } from '@special-gift/shared/release-state';
+import { keptStateReader } from './kept-state';
 import type { StateAgentSettings } from './settings';
 
 /**
@@ -33,6 +35,8 @@ export interface StateAgentOptions {
   readonly environment: string;
   /** Whether a first read of the store was attempted (readiness). */
   readonly attempted: () => boolean;
+  /** Why the store failed while a kept state was served instead (kept-state.ts), if it did. */
+  readonly keptProblem?: () => string | undefined;
 }
 
 function send(res: ServerResponse, status: number, headers: Record<string, string>, body?: string): void {
@@ -63,7 +67,7 @@ function clientOf(req: IncomingMessage): string | undefined {
   return last || req.socket.remoteAddress;
 }
 
-export function stateAgentHandler({ source, signPageToken, environment, attempted }: StateAgentOptions) {
+export function stateAgentHandler({ source, signPageToken, environment, attempted, keptProblem }: StateAgentOptions) {
   /** As the API's snapshot: the query's bucket, else the cookie's, else 99 (in no canary). */
   function snapshotBucket(url: URL, req: IncomingMessage): number | undefined {
     const query = url.searchParams.get('bucket');
@@ -112,7 +116,8 @@ export function stateAgentHandler({ source, signPageToken, environment, attempte
 
   function health(res: ServerResponse, readiness: boolean) {
     const ready = attempted();
-    const { serial, acceptedAt, problem } = source.status();
+    const { serial, acceptedAt } = source.status();
+    const problem = source.status().problem ?? keptProblem?.();
     json(res, readiness && !ready ? 503 : 200, {
       status: ready ? 'ready' : 'starting',
       environment,
@@ -154,9 +159,10 @@ export async function startStateAgent(
   settings: StateAgentSettings,
   read: StoreReader = httpReader(settings.storeBase),
 ): Promise<RunningStateAgent> {
+  const kept = settings.keptStateFile ? keptStateReader(read, settings.keptStateFile) : undefined;
   // Pages never trigger a read: only the timer does (refreshMs here is "never by a page").
   const source = createReleaseStateSource({
-    read,
+    read: kept?.read ?? read,
     environment: settings.environment,
     keys: settings.stateKeys,
     refreshMs: Number.POSITIVE_INFINITY,
@@ -166,16 +172,33 @@ export async function startStateAgent(
     environment: settings.environment,
     perMinute: settings.pageTokensPerMinute,
   });
+  kept?.attach(source);
+  const currentKey = stateKeys(settings.environment).current;
+  let keptSerial: number | undefined;
+  /** One read of the store; a newly accepted state is kept in the file, if there is one. */
+  const refresh = async () => {
+    await source.refresh();
+    const { serial, problem } = source.status();
+    if (kept && serial !== undefined && serial !== keptSerial && problem === undefined) {
+      try {
+        kept.keep(currentKey);
+        keptSerial = serial;
+      } catch (error) {
+        console.error(`state-agent: the state could not be kept in ${settings.keptStateFile}: ${String(error)}`);
+      }
+    }
+  };
   let attempted = false;
-  await source.refresh();
+  await refresh();
   attempted = true;
-  const timer = setInterval(() => void source.refresh(), settings.refreshMs);
+  const timer = setInterval(() => void refresh(), settings.refreshMs);
   timer.unref();
   const handler = stateAgentHandler({
     source,
     signPageToken,
     environment: settings.environment,
     attempted: () => attempted,
+    keptProblem: kept?.problem,
   });
   const server = createServer((req, res) => void handler(req, res));
   server.keepAliveTimeout = 65_000;

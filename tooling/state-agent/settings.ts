@@ -18,6 +18,8 @@ export interface StateAgentSettings {
   readonly listenHost: string;
   /** How often the store is read in the background. */
   readonly refreshMs: number;
+  /** Where the last accepted state is kept for a restart while the store is down (RELEASE_STATE_CACHE_FILE), if anywhere. */
+  readonly keptStateFile?: string;
 }
 
 /** At least this many characters per secret: the API's minimum for OPERATOR_TOKEN and PAGE_TOKEN_KEY. */
@@ -62,6 +64,9 @@ export function readStateAgentSettings(env: NodeJS.ProcessEnv): StateAgentSettin
   const listenHost = env.HOST || '127.0.0.1';
   if (!/^[0-9.]+$|^[0-9A-Fa-f:]+$/.test(listenHost))
     throw new Error(`HOST must be an address to listen on, like 127.0.0.1 (got '${listenHost}')`);
+  const keptStateFile = env.RELEASE_STATE_CACHE_FILE || undefined;
+  if (keptStateFile !== undefined && !/^\/[A-Za-z0-9._/-]+$/.test(keptStateFile))
+    throw new Error(`RELEASE_STATE_CACHE_FILE must be an absolute file path (got '${keptStateFile}')`);
   return {
     storeBase,
     environment,
@@ -71,5 +76,6 @@ export function readStateAgentSettings(env: NodeJS.ProcessEnv): StateAgentSettin
     port: integer(env, 'PORT', 3010, 1, 65_535),
     listenHost,
     refreshMs: integer(env, 'RELEASE_STATE_REFRESH_MS', 1000, 100, 60_000),
+    ...(keptStateFile ? { keptStateFile } : {}),
   };
 }

@@ -294,6 +294,9 @@ function stateAgentSidecar(): Record<string, unknown> {
     env: [
       { name: 'PORT', value: String(STATE_AGENT_PORT) },
       { name: 'HOST', value: '127.0.0.1' },
+      // The pod's /tmp lives as long as the pod: a restarted agent starts from the state kept
+      // there (checked again) if the bucket is down then.
+      { name: 'RELEASE_STATE_CACHE_FILE', value: '/tmp/sg-release-state.json' },
       {
         name: 'RELEASE_STATE_BASE_URL',
         valueFrom: { configMapKeyRef: { name: CONFIG.host, key: 'RELEASE_STATE_BASE_URL' } },
@@ -312,7 +315,7 @@ function stateAgentSidecar(): Record<string, unknown> {
     lifecycle: sleepPreStop(NGINX_DRAIN.hostGraceSeconds - 5),
     resources: RESOURCES.stateAgent,
     securityContext: { ...dropEverything, runAsUser: NODE_UID, runAsGroup: NODE_UID },
-    // It writes nothing; Node's own temporary files, if any, go to the pod's /tmp.
+    // Its one file (the kept state) in the pod's /tmp.
     volumeMounts: [{ name: 'tmp', mountPath: '/tmp' }],
   };
 }
