@@ -35,8 +35,8 @@ export interface StateAgentOptions {
   readonly environment: string;
   /** Whether a first read of the store was attempted (readiness). */
   readonly attempted: () => boolean;
-  /** Why the store failed while a kept state was served instead (kept-state.ts), if it did. */
-  readonly keptProblem?: () => string | undefined;
+  /** What /health says is wrong (default: the source's refusal or failure). */
+  readonly problem?: () => string | undefined;
 }
 
 function send(res: ServerResponse, status: number, headers: Record<string, string>, body?: string): void {
@@ -67,7 +67,13 @@ function clientOf(req: IncomingMessage): string | undefined {
   return last || req.socket.remoteAddress;
 }
 
-export function stateAgentHandler({ source, signPageToken, environment, attempted, keptProblem }: StateAgentOptions) {
+export function stateAgentHandler({
+  source,
+  signPageToken,
+  environment,
+  attempted,
+  problem: problemNow = () => source.status().problem,
+}: StateAgentOptions) {
   /** As the API's snapshot: the query's bucket, else the cookie's, else 99 (in no canary). */
   function snapshotBucket(url: URL, req: IncomingMessage): number | undefined {
     const query = url.searchParams.get('bucket');
@@ -117,7 +123,7 @@ export function stateAgentHandler({ source, signPageToken, environment, attempte
   function health(res: ServerResponse, readiness: boolean) {
     const ready = attempted();
     const { serial, acceptedAt } = source.status();
-    const problem = source.status().problem ?? keptProblem?.();
+    const problem = problemNow();
     json(res, readiness && !ready ? 503 : 200, {
       status: ready ? 'ready' : 'starting',
       environment,
@@ -148,6 +154,8 @@ export interface RunningStateAgent {
   readonly server: Server;
   readonly url: string;
   readonly source: ReleaseStateSource;
+  /** What /health says is wrong: the source's refusal, or the store's failure while a kept state serves. */
+  problem(): string | undefined;
   stop(): Promise<void>;
 }
 
@@ -193,12 +201,14 @@ export async function startStateAgent(
   attempted = true;
   const timer = setInterval(() => void refresh(), settings.refreshMs);
   timer.unref();
+  // The source's refusal, else the store's failure while the kept state serves (kept-state.ts).
+  const problem = () => source.status().problem ?? kept?.problem();
   const handler = stateAgentHandler({
     source,
     signPageToken,
     environment: settings.environment,
     attempted: () => attempted,
-    keptProblem: kept?.problem,
+    problem,
   });
   const server = createServer((req, res) => void handler(req, res));
   server.keepAliveTimeout = 65_000;
@@ -212,6 +222,7 @@ export async function startStateAgent(
     server,
     url: `http://${host}:${port}`,
     source,
+    problem,
     stop: () =>
       new Promise<void>((resolve) => {
         clearInterval(timer);

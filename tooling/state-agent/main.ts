@@ -15,7 +15,8 @@ try {
 
 startStateAgent(settings).then(
   (agent) => {
-    const { serial, problem } = agent.source.status();
+    const { serial } = agent.source.status();
+    const problem = agent.problem();
     console.log(
       `state-agent on ${agent.url}: ${settings.environment}'s state from ${settings.storeBase}, ` +
         (serial !== undefined ? `serial ${serial}` : problem ? `none yet (${problem})` : 'nothing released'),
@@ -23,7 +24,7 @@ startStateAgent(settings).then(
     let lastProblem = problem;
     // Say when the store starts or stops refusing, once each, not on every read.
     setInterval(() => {
-      const now = agent.source.status().problem;
+      const now = agent.problem();
       if (now !== lastProblem) console.error(now ? `state-agent: ${now}` : 'state-agent: the store reads again');
       lastProblem = now;
     }, 1000).unref();
