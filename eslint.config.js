@@ -39,10 +39,17 @@ const toolingRooms = {
   'release-cli': ['tooling/remotes'],
   'gate-runner': ['tooling/process', 'release-cli'],
   'tooling/composition': ['tooling/remotes'],
+  'tooling/state-agent': ['tooling/composition'],
   'tooling/serve': ['tooling/remotes', 'tooling/process', 'tooling/composition', 'release-cli'],
   'tooling/build': ['tooling/remotes', 'tooling/composition', 'tooling/serve', 'release-cli'],
   'tooling/deployment': ['tooling/remotes', 'tooling/composition'],
-  'tooling/nginx-tests': ['tooling/remotes', 'tooling/composition', 'tooling/serve', 'release-cli'],
+  'tooling/nginx-tests': [
+    'tooling/remotes',
+    'tooling/composition',
+    'tooling/serve',
+    'tooling/state-agent',
+    'release-cli',
+  ],
   'tooling/eslint': ['tooling/remotes', 'tooling/serve'],
 };
 const forbidImportsOf = (packages, why) =>

@@ -4,7 +4,10 @@
  * - the Node composer: the running host at BENCH_HOST_URL (http://localhost:3000);
  * - nginx: the host image's config (deploy/nginx/host.conf.template, Debian's nginx, one worker)
  *   on the same builds, in front of the same running API and remotes; skipped when `nginx` is not
- *   installed, or with BENCH_COMPOSER_NGINX=off.
+ *   installed, or with BENCH_COMPOSER_NGINX=off;
+ * - nginx with the state agent (tooling/state-agent) as RELEASE_STATE_UPSTREAM, reading the same
+ *   build store folder with the same keys as the running host (serve-app.ts): the images' path of
+ *   issue 40, where a page asks the API nothing. BENCH_STATE_AGENT=off skips it.
  * For each: `/`, `/sign-up` and the page's own page-loader script, each for BENCH_SECONDS (10) at
  * BENCH_CONNECTIONS (32) keep-alive connections (autocannon), after 2 s of warm-up. Any non-2xx
  * answer or error is counted and printed: a fast server that answers errors is no figure.
@@ -16,6 +19,12 @@ import { REMOTES } from '../tooling/remotes';
 import { freePort } from '../tooling/nginx-tests/nginx-under-test';
 import { remoteEntryVariable } from '../tooling/serve/runtime-config';
 import { nginxCommand, prepareNginx } from '../e2e/support/nginx';
+import { readOrCreateOperatorToken } from '../release-cli/src/operator-token';
+import { buildStorePath } from '../release-cli/src/store/open-store';
+import { folderReader } from '../tooling/composition/release-state-source';
+import { REPO_ROOT } from '../tooling/serve/local-topology';
+import { startStateAgent } from '../tooling/state-agent/agent';
+import { readStateAgentSettings } from '../tooling/state-agent/settings';
 
 const HOST_URL = (process.env.BENCH_HOST_URL ?? 'http://localhost:3000').replace(/\/$/, '');
 const API_URL = (process.env.BENCH_API_URL ?? 'http://127.0.0.1:3004').replace(/\/$/, '');
@@ -70,12 +79,15 @@ async function measureServer(server: string, origin: string): Promise<Figure[]> 
   return figures;
 }
 
-async function withNginx<T>(run: (origin: string) => Promise<T>): Promise<T | undefined> {
+async function withNginx<T>(
+  run: (origin: string) => Promise<T>,
+  more: Record<string, string> = {},
+): Promise<T | undefined> {
   if (process.env.BENCH_COMPOSER_NGINX === 'off' || spawnSync('nginx', ['-v']).status !== 0) return undefined;
   const port = await freePort();
   // The running host's remotes: nginx composes the same screens from the same origins.
   const config = (await (await fetch(`${HOST_URL}/config.json`)).json()) as { remotes: Record<string, string> };
-  const overrides: Record<string, string> = { PORT: String(port), API_UPSTREAM: API_URL };
+  const overrides: Record<string, string> = { PORT: String(port), API_UPSTREAM: API_URL, ...more };
   for (const remote of REMOTES) {
     const entry = config.remotes[remote.name];
     if (entry) overrides[remoteEntryVariable(remote.name)] = entry;
@@ -103,6 +115,28 @@ async function main(): Promise<void> {
   const figures = [...(await measureServer('Node composer', HOST_URL))];
   const nginx = await withNginx((origin) => measureServer('nginx', origin));
   if (nginx) figures.push(...nginx);
+  if (nginx && process.env.BENCH_STATE_AGENT !== 'off') {
+    // The state agent as the running host's composer reads: its store folder, its keys.
+    const agent = await startStateAgent(
+      readStateAgentSettings({
+        ...process.env,
+        RELEASE_STATE_BASE_URL: 'http://127.0.0.1:1/unused',
+        OPERATOR_TOKEN: process.env.OPERATOR_TOKEN ?? readOrCreateOperatorToken(REPO_ROOT),
+        PORT: String(await freePort()),
+        // PAGE_TOKENS_PER_MINUTE from the environment, else 60 as the API's: one address
+        // (autocannon) gets 60 tokens a minute from either, then pages without one.
+      }),
+      folderReader(process.env.RELEASE_STATE_STORE || buildStorePath(REPO_ROOT, process.env)),
+    );
+    try {
+      const withAgent = await withNginx((origin) => measureServer('nginx + state agent', origin), {
+        RELEASE_STATE_UPSTREAM: agent.url,
+      });
+      if (withAgent) figures.push(...withAgent);
+    } finally {
+      await agent.stop();
+    }
+  }
   console.log(`\n${CONNECTIONS} connections, ${SECONDS} s each, after ${WARM_UP_SECONDS} s of warm-up\n`);
   console.log('| server | path | bytes | per second | of the static file | p50 ms | p99 ms | failed |');
   console.log('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |');

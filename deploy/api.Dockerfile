@@ -27,6 +27,14 @@ COPY api api
 COPY tooling/process tooling/process
 COPY tooling/remotes/remotes.generated.ts tooling/remotes/
 RUN npm run build -w api
+# The state agent (docs/releases.md, "The state agent"), the host's sidecar: the same image, another
+# command (`node dist/state-agent.js`), one self-contained file built with the API's esbuild. Only
+# the files it is made of, so a change elsewhere in tooling/ keeps this layer.
+COPY tooling/composition/release-state-source.ts tooling/composition/page-token-signer.ts tooling/composition/
+COPY tooling/state-agent/agent.ts tooling/state-agent/kept-state.ts tooling/state-agent/settings.ts tooling/state-agent/main.ts \
+     tooling/state-agent/
+RUN node_modules/.bin/esbuild tooling/state-agent/main.ts --bundle --platform=node --target=node20 --format=cjs \
+      --log-level=warning --outfile=api/dist/state-agent.js
 
 FROM node:24-bookworm-slim
 WORKDIR /repo
@@ -54,4 +62,5 @@ VOLUME /data
 USER node
 WORKDIR /repo/api
 EXPOSE 3004
+# The state agent instead: command ["node", "dist/state-agent.js"] (docker-compose.yml, deploy/kubernetes).
 CMD ["node", "dist/main.js"]

@@ -23,6 +23,8 @@ export const KUBERNETES_VERSION = '1.33';
 const PART_OF = 'special-gift';
 const STATIC_PORT = 8080;
 const API_PORT = 3004;
+/** The host's state agent (docs/releases.md, "The state agent"): a sidecar of each host pod, on loopback. */
+const STATE_AGENT_PORT = 3010;
 
 /**
  * The API's drain (api/src/main.ts), and the pod's timings that must agree with it: the kubelet
@@ -56,6 +58,8 @@ export const NGINX_DRAIN = {
 export const RESOURCES = {
   api: { requests: { cpu: '250m', memory: '128Mi' }, limits: { memory: '256Mi' } },
   host: { requests: { cpu: '50m', memory: '32Mi' }, limits: { cpu: '500m', memory: '128Mi' } },
+  // Not measured yet: a Node process holding one state and answering two small requests per page.
+  stateAgent: { requests: { cpu: '25m', memory: '48Mi' }, limits: { memory: '128Mi' } },
   remote: { requests: { cpu: '20m', memory: '16Mi' }, limits: { cpu: '250m', memory: '64Mi' } },
   postgres: { requests: { cpu: '100m', memory: '128Mi' }, limits: { memory: '512Mi' } },
   // The development stand-in (s3rver): 19-30 MB, at most 7 % of a core around a publish.
@@ -87,6 +91,12 @@ export interface Environment {
    * <base>/<remote>, issue 27); none: the remotes serve /builds/ from their image.
    */
   readonly buildsOrigin?: string;
+  /**
+   * Where the API writes the release state (RELEASE_STATE_STORE, `s3://bucket/prefix`: the bucket
+   * behind buildsOrigin) and the S3 endpoint when it is not AWS's; the host's state agent reads it
+   * back through buildsOrigin.
+   */
+  readonly releaseStateStore: { readonly location: string; readonly endpoint?: string };
   /**
    * The host refuses a remote's code the page has no hash for (REQUIRE_INTEGRITY, docs/security.md):
    * in production every remote is published and released, so an unreleased one is refused.
@@ -189,6 +199,7 @@ function staticApp(
   env: Record<string, unknown>[],
   probePath: string,
   replicas: number,
+  sidecars: readonly Record<string, unknown>[] = [],
 ): KubeObject {
   const writable = nginxWritable(kind);
   return {
@@ -222,6 +233,7 @@ function staticApp(
               securityContext: dropEverything,
               volumeMounts: writable.volumeMounts,
             },
+            ...sidecars,
           ],
           volumes: writable.volumes,
         },
@@ -261,6 +273,53 @@ function remoteObjects(remote: RemoteEntry): KubeObject[] {
   ];
 }
 
+/**
+ * The state agent beside the host's nginx (docs/releases.md, "The state agent"): the API's image,
+ * another command, on 127.0.0.1 only (no DNS, no Service). It reads the release state from the
+ * bucket anonymously and checks it with the keys the API signs with (RELEASE_STATE_KEYS, or the
+ * one derived from OPERATOR_TOKEN); it signs page tokens with PAGE_TOKEN_KEY (or the derived one).
+ * It stops after nginx has drained: nginx asks it for every page until then.
+ */
+function stateAgentSidecar(): Record<string, unknown> {
+  const fromSecret = (key: string) => ({
+    name: key,
+    valueFrom: { secretKeyRef: { name: SECRET, key, optional: true } },
+  });
+  return {
+    name: 'state-agent',
+    image: 'special-gift/api',
+    imagePullPolicy: 'IfNotPresent',
+    command: ['node', 'dist/state-agent.js'],
+    ports: [{ name: 'state', containerPort: STATE_AGENT_PORT }],
+    env: [
+      { name: 'PORT', value: String(STATE_AGENT_PORT) },
+      { name: 'HOST', value: '127.0.0.1' },
+      // The pod's /tmp lives as long as the pod: a restarted agent starts from the state kept
+      // there (checked again) if the bucket is down then.
+      { name: 'RELEASE_STATE_CACHE_FILE', value: '/tmp/sg-release-state.json' },
+      {
+        name: 'RELEASE_STATE_BASE_URL',
+        valueFrom: { configMapKeyRef: { name: CONFIG.host, key: 'RELEASE_STATE_BASE_URL' } },
+      },
+      {
+        name: 'RELEASE_ENVIRONMENT',
+        valueFrom: { configMapKeyRef: { name: CONFIG.api, key: 'RELEASE_ENVIRONMENT' } },
+      },
+      fromSecret('OPERATOR_TOKEN'),
+      fromSecret('RELEASE_STATE_KEYS'),
+      fromSecret('PAGE_TOKEN_KEY'),
+    ],
+    // Ready once it has read the store once (a state, nothing released, or the reason it could not).
+    readinessProbe: { ...httpGet('/ready', 'state'), periodSeconds: 5, failureThreshold: 2, timeoutSeconds: 2 },
+    livenessProbe: { ...httpGet('/health', 'state'), periodSeconds: 10, failureThreshold: 3, timeoutSeconds: 2 },
+    lifecycle: sleepPreStop(NGINX_DRAIN.hostGraceSeconds - 5),
+    resources: RESOURCES.stateAgent,
+    securityContext: { ...dropEverything, runAsUser: NODE_UID, runAsGroup: NODE_UID },
+    // Its one file (the kept state) in the pod's /tmp.
+    volumeMounts: [{ name: 'tmp', mountPath: '/tmp' }],
+  };
+}
+
 function hostObjects(): KubeObject[] {
   const hostProxies = service(SERVICE.hostProxies, STATIC_PORT, 'http', { for: SERVICE.host });
   return [
@@ -272,6 +331,7 @@ function hostObjects(): KubeObject[] {
       [{ name: 'CONFIG_JSON_ROOT', value: '/srv/runtime-config' }],
       '/index.html',
       2,
+      [stateAgentSidecar()],
     ),
     service(SERVICE.host, STATIC_PORT, 'http'),
     // Headless: the host pods' own addresses, which the API resolves to believe their X-Forwarded-For.
@@ -291,6 +351,7 @@ function apiObjects(): KubeObject[] {
     name: key,
     valueFrom: { secretKeyRef: { name: SECRET, key, optional } },
   });
+  const s3Key = (key: string) => ({ name: key, valueFrom: { secretKeyRef: { name: S3_SECRET, key, optional: true } } });
   const api = SERVICE.api;
   const apiService = service(api, API_PORT, 'http');
   return [
@@ -340,6 +401,12 @@ function apiObjects(): KubeObject[] {
                   secret('DATABASE_URL', false),
                   // Unset: releases and the field report are off (docs/releases.md).
                   secret('OPERATOR_TOKEN', true),
+                  secret('RELEASE_STATE_KEYS', true),
+                  secret('PAGE_TOKEN_KEY', true),
+                  // The release state's writes (RELEASE_STATE_STORE): the stand-in's keys in
+                  // development; in production none here, the platform's credentials for the pod.
+                  s3Key('AWS_ACCESS_KEY_ID'),
+                  s3Key('AWS_SECRET_ACCESS_KEY'),
                 ],
                 // Migrations run at start: up to a minute before it answers at all.
                 startupProbe: { ...httpGet('/v1/health'), periodSeconds: 2, failureThreshold: 30, timeoutSeconds: 2 },
@@ -414,6 +481,9 @@ export function configMaps(remotes: readonly RemoteEntry[], env: Environment): K
       SIGN_UP_RATE_PER_MINUTE: String(env.signUpsPerMinute),
       ...(env.realIpFrom ? { REAL_IP_FROM: env.realIpFrom } : {}),
       REQUIRE_INTEGRITY: String(env.requireIntegrity),
+      // The page's snapshot and token from the pod's state agent, which reads the bucket.
+      RELEASE_STATE_UPSTREAM: `http://127.0.0.1:${STATE_AGENT_PORT}`,
+      ...(env.buildsOrigin ? { RELEASE_STATE_BASE_URL: env.buildsOrigin } : {}),
       ...Object.fromEntries(
         remotes.flatMap((remote) => [
           [`REMOTE_${upper(remote)}_URL`, `${env.remoteOrigin(remote)}/remoteEntry.js`],
@@ -435,6 +505,9 @@ export function configMaps(remotes: readonly RemoteEntry[], env: Environment): K
       SIGN_UPS_PER_MINUTE: String(env.signUpsPerMinute),
       DATABASE_POOL_SIZE: '10',
       RELEASE_ENVIRONMENT: env.name,
+      RELEASE_STATE_STORE: env.releaseStateStore.location,
+      AWS_REGION: 'us-east-1',
+      ...(env.releaseStateStore.endpoint ? { AWS_ENDPOINT_URL_S3: env.releaseStateStore.endpoint } : {}),
     }),
   ];
 }
@@ -630,6 +703,10 @@ export function environments(remotes: readonly RemoteEntry[], productionDigests:
     requireIntegrity: false,
     // The stand-in's bucket (s3StandIn), by the Service's fully qualified name.
     buildsOrigin: `http://${serviceHost(SERVICE.s3, { namespace })}:${S3_STAND_IN.port}/${S3_STAND_IN.bucket}/${S3_STAND_IN.prefix}`,
+    releaseStateStore: {
+      location: `s3://${S3_STAND_IN.bucket}/${S3_STAND_IN.prefix}`,
+      endpoint: `http://${serviceHost(SERVICE.s3, { namespace })}:${S3_STAND_IN.port}`,
+    },
     images: [...imageNames(remotes), S3_STAND_IN.image].map((name) => ({ name, newTag: 'latest' })),
   };
   const production: Environment = {
@@ -644,6 +721,8 @@ export function environments(remotes: readonly RemoteEntry[], productionDigests:
     cookieSecure: true,
     requireIntegrity: true,
     buildsOrigin: 'https://builds.special-gift.example/builds',
+    // The bucket behind buildsOrigin: set it to yours.
+    releaseStateStore: { location: 's3://special-gift-builds/builds' },
     images: imageNames(remotes).map((name) => {
       const digest = productionDigests[name];
       if (!digest || !/^sha256:[0-9a-f]{64}$/.test(digest))
