@@ -1,8 +1,8 @@
 // A rollout in the compose stack (docs/rollouts.md, "The runner"): both API replicas run the
 // runner, one leads at a time on a lease row in PostgreSQL. The leader is killed while the rollout
-// is at its first step; another runner takes the lease over and finishes the rollout, every step
-// applied once, on signed page views from real pages.
-import { execFileSync, type ChildProcess } from 'node:child_process';
+// is at its first step; the other replica takes the lease over and finishes the rollout, every
+// step applied once, on signed page views from real pages.
+import type { ChildProcess } from 'node:child_process';
 import { appendFileSync, cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,46 +11,10 @@ import type { Rollout } from '@special-gift/shared/api';
 import { startGateRunner, stopGateRunner } from '../support/gate-runner';
 import { CANARY_BUCKET, LIVE_BUCKET, Visitors } from '../support/page-views';
 import { gateSeconds, JOURNEY_PLAN, remoteHistory, untilRollout, type OperatorApi } from '../support/rollouts';
-import {
-  API_URL,
-  HOST_URL,
-  REPO_ROOT,
-  containers,
-  healthy,
-  inspect,
-  podman,
-  psql,
-  releaseToolEnv,
-  waitUntil,
-} from './stack';
+import { publishSignup, releaseTool } from './faults';
+import { API_URL, HOST_URL, REPO_ROOT, containers, healthy, inspect, podman, psql, waitUntil } from './stack';
 
-const S3_URL = `http://127.0.0.1:${process.env.SG_S3_PORT ?? '6309'}`;
-const OPERATOR_TOKEN = process.env.SG_OPERATOR_TOKEN ?? '';
-const api: OperatorApi = { url: API_URL, token: OPERATOR_TOKEN };
-
-/** The release tool as a team's CI outside the stack runs it: through the published ports. */
-const tool = (...args: string[]) =>
-  execFileSync('node', ['--import', 'tsx', 'release-cli/src/cli.ts', ...args], {
-    cwd: REPO_ROOT,
-    encoding: 'utf8',
-    env: {
-      ...process.env,
-      ...releaseToolEnv({
-        s3: S3_URL,
-        host: HOST_URL.replace('localhost', '127.0.0.1'),
-        operatorToken: OPERATOR_TOKEN,
-      }),
-    },
-  });
-
-function publish(dist: string): string {
-  const line = tool('publish', 'signup', '--dist', dist, '--json')
-    .split('\n')
-    .find((text) => text.startsWith('{'));
-  const { buildId } = JSON.parse(line ?? '{}') as { buildId?: string };
-  if (!buildId) throw new Error(`the release tool published nothing from ${dist}`);
-  return buildId;
-}
+const api: OperatorApi = { url: API_URL, token: process.env.SG_OPERATOR_TOKEN ?? '' };
 
 /** The API replica whose runner holds the lease: its container, by the holder's host name. */
 async function leader(): Promise<{ container: string; holder: string; epoch: number }> {
@@ -86,11 +50,11 @@ test.afterAll(async () => {
   if (killedReplica) await startAgain(killedReplica);
   // Leaves the stack as the other tests expect it: no rollout under way, the image's own build.
   try {
-    tool('rollout', 'abort', 'signup', '--reason', 'stack rollout test done');
+    releaseTool('rollout', 'abort', 'signup', '--reason', 'stack rollout test done');
   } catch {
     // Finished already: nothing to abort.
   }
-  tool('detach', 'signup', '--reason', 'stack rollout test done');
+  releaseTool('detach', 'signup', '--reason', 'stack rollout test done');
   rmSync(scratch, { recursive: true, force: true });
 });
 
@@ -98,19 +62,19 @@ test('the leading API replica killed at a rollout step: the other replica takes 
   browser,
 }) => {
   test.setTimeout(480_000);
-  const live = publish('remote-signup/dist');
-  tool('release', 'signup', live, '--reason', 'stack rollout test: the live build');
+  const live = publishSignup('remote-signup/dist');
+  releaseTool('release', 'signup', live, '--reason', 'stack rollout test: the live build');
   const candidateDir = join(scratch, 'candidate');
   cpSync(join(REPO_ROOT, 'remote-signup', 'dist'), candidateDir, { recursive: true });
   appendFileSync(join(candidateDir, 'remoteEntry.js'), '\n/* stack rollout test: a good build */\n');
-  const candidate = publish(candidateDir);
+  const candidate = publishSignup(candidateDir);
   const planFile = join(scratch, 'plan.json');
   writeFileSync(planFile, JSON.stringify(JOURNEY_PLAN));
 
   // The gate runner on this machine, as a team's or the platform's, against the published ports.
   gateRunner = startGateRunner({ apiUrl: API_URL, hostUrl: HOST_URL, logFile: join(scratch, 'gate-runner.log') });
   const started = JSON.parse(
-    tool('rollout', 'signup', candidate, '--plan', planFile, '--reason', 'stack: leader killed', '--json'),
+    releaseTool('rollout', 'signup', candidate, '--plan', planFile, '--reason', 'stack: leader killed', '--json'),
   ) as Rollout;
   const stepping = await untilRollout(started.id, (detail) => detail.state === 'stepping', 240_000, undefined, api);
   expect(stepping.gates.map((gate) => [gate.gate, gate.state])).toEqual([
