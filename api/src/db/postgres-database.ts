@@ -32,9 +32,12 @@ export async function openPostgresDatabase({ url, poolSize }: PostgresOptions): 
     idleTimeoutMillis: 30_000,
     application_name: 'special-gift-api',
   });
-  // An idle connection dropped by the server (restart, failover) must not crash the process; the
-  // pool replaces it on the next checkout.
+  // A connection dropped by the server (restart, failover) must not crash the process. The pool
+  // catches that on idle connections only; a held one (a transaction's) emits its 'error' with no
+  // listener, which killed every replica at once when PostgreSQL restarted under load. Its pending
+  // query rejects anyway, and a broken connection is released as such; the pool opens new ones.
   pool.on('error', () => undefined);
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const direct = wrap(pool);
   await direct.query('SELECT 1');
 
