@@ -105,6 +105,17 @@ export async function psql(sql: string): Promise<string> {
   return podman('exec', postgres, 'psql', '-U', 'special_gift', '-d', 'special_gift', '-tAc', sql);
 }
 
+/**
+ * A container's log since `since` (RFC 3339), both streams: `podman logs` writes the container's
+ * stderr to its own stderr, which {@link podman} leaves out.
+ */
+export async function containerLog(container: string, since: string): Promise<string> {
+  const { stdout, stderr } = await run('podman', ['logs', '--since', since, container], {
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return `${stdout}${stderr}`;
+}
+
 /** The requests an API replica has logged (one JSON line each), since `since` (RFC 3339), if given. */
 export async function apiRequests(
   container: string,
