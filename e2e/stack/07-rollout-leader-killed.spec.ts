@@ -10,7 +10,14 @@ import { expect, test } from '@playwright/test';
 import type { Rollout } from '@special-gift/shared/api';
 import { startGateRunner, stopGateRunner } from '../support/gate-runner';
 import { CANARY_BUCKET, LIVE_BUCKET, Visitors } from '../support/page-views';
-import { gateSeconds, JOURNEY_PLAN, remoteHistory, untilRollout, type OperatorApi } from '../support/rollouts';
+import {
+  candidateMoves,
+  gateSeconds,
+  JOURNEY_MOVES,
+  JOURNEY_PLAN,
+  untilRollout,
+  type OperatorApi,
+} from '../support/rollouts';
 import { publishSignup, releaseTool } from './faults';
 import { API_URL, HOST_URL, REPO_ROOT, containers, healthy, inspect, podman, psql, waitUntil } from './stack';
 
@@ -113,21 +120,7 @@ test('the leading API replica killed at a rollout step: the other replica takes 
   expect(takenOver.epoch).toBeGreaterThan(killed.epoch);
 
   // Each step once, in order, by the runner alone, across the two leaders; then the promote.
-  const moves = (await remoteHistory('signup', api))
-    .filter((entry) => entry.buildId === candidate)
-    .sort((a, b) => a.revision - b.revision)
-    .map((entry) =>
-      [entry.action, entry.action === 'canary' ? entry.canaryPercent : null, entry.actor]
-        .filter((part) => part !== null)
-        .join(' '),
-    );
-  expect(moves).toEqual([
-    'canary 1 rollout runner',
-    'canary 5 rollout runner',
-    'canary 25 rollout runner',
-    'canary 50 rollout runner',
-    'promote rollout runner',
-  ]);
+  expect(await candidateMoves('signup', candidate, api)).toEqual(JOURNEY_MOVES);
   expect(done.events.map((event) => event.seq)).toEqual(done.events.map((_, index) => index + 1));
   expect(done.events.filter((event) => event.kind === 'step').map((event) => event.percent)).toEqual([1, 5, 25, 50]);
 

@@ -67,6 +67,31 @@ export const rolloutDetail = (id: string, api: OperatorApi = SUITE_API) =>
 export const remoteHistory = async (remote: string, api: OperatorApi = SUITE_API) =>
   (await operatorGet<{ history: ReleaseHistoryEntry[] }>(`/v1/releases/remotes/${remote}`, api)).history;
 
+/** A candidate's pointer moves in the remote's history, in order: `canary 5 rollout runner`, `promote rollout runner`. */
+export async function candidateMoves(
+  remote: string,
+  candidate: string,
+  api: OperatorApi = SUITE_API,
+): Promise<string[]> {
+  return (await remoteHistory(remote, api))
+    .filter((entry) => entry.revision > 0 && entry.buildId === candidate)
+    .sort((a, b) => a.revision - b.revision)
+    .map((entry) =>
+      [entry.action, entry.action === 'canary' ? entry.canaryPercent : null, entry.actor]
+        .filter((part) => part !== null)
+        .join(' '),
+    );
+}
+
+/** What {@link JOURNEY_PLAN} leaves in the history: each step once, in order, by the runner alone; then the promote. */
+export const JOURNEY_MOVES = [
+  'canary 1 rollout runner',
+  'canary 5 rollout runner',
+  'canary 25 rollout runner',
+  'canary 50 rollout runner',
+  'promote rollout runner',
+];
+
 export const isFinished = (detail: RolloutDetail) =>
   (FINISHED_ROLLOUT_STATES as readonly string[]).includes(detail.state);
 

@@ -16,7 +16,9 @@ import { distOf } from '../support/nginx';
 import { CANARY_BUCKET, LIVE_BUCKET, Visitors, type PageView } from '../support/page-views';
 import { publish, release } from '../support/releases';
 import {
+  candidateMoves,
   gateSeconds,
+  JOURNEY_MOVES,
   JOURNEY_PLAN,
   remoteHistory,
   ROLLOUT_SETTINGS,
@@ -109,21 +111,7 @@ test('a good build passes its gates and advances to 100 % by itself on signed pa
   ).toEqual(Array(20).fill(`${candidate} signed`));
 
   // Each step once, in order, by the runner alone; then the promote.
-  const moves = (await remoteHistory('signup'))
-    .filter((entry) => entry.revision > 0 && entry.buildId === candidate)
-    .sort((a, b) => a.revision - b.revision)
-    .map((entry) =>
-      [entry.action, entry.action === 'canary' ? entry.canaryPercent : null, entry.actor]
-        .filter((part) => part !== null)
-        .join(' '),
-    );
-  expect(moves).toEqual([
-    'canary 1 rollout runner',
-    'canary 5 rollout runner',
-    'canary 25 rollout runner',
-    'canary 50 rollout runner',
-    'promote rollout runner',
-  ]);
+  expect(await candidateMoves('signup', candidate)).toEqual(JOURNEY_MOVES);
   expect(done.events.map((event) => event.seq)).toEqual(done.events.map((_, index) => index + 1));
   expect(done.events.filter((event) => event.kind === 'step').map((event) => event.percent)).toEqual([1, 5, 25, 50]);
   expect(release('rollout', 'status', 'signup')).toMatch(/succeeded/);
