@@ -17,6 +17,20 @@ const STATE = stateKeys('production');
 const CURRENT_URL = `${S3_URL}/sg-builds/builds/${STATE.current}`;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * current.json as the bucket serves it anonymously. Tried three times: s3rver closes an idle
+ * keep-alive connection just as the client may reuse it ("other side closed").
+ */
+async function readCurrent(): Promise<string> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await (await fetch(CURRENT_URL)).text();
+    } catch (error) {
+      if (attempt >= 3) throw error;
+    }
+  }
+}
+
 let buildId: string;
 let onRelease: ReturnType<typeof onBuild>;
 
@@ -124,7 +138,7 @@ test('the object store down for a minute: pages keep their released build, a new
 
 test('a tampered release state in the bucket: refused, pages keep the last good state, the agent says so, and the API writes it again', async () => {
   test.setTimeout(180_000);
-  const original = await (await fetch(CURRENT_URL)).text();
+  const original = await readCurrent();
   const current = JSON.parse(original) as { serial: number };
   // Someone with write access to the bucket names a newer serial without the key: the signature no longer matches.
   const tampered = JSON.stringify({ ...current, serial: current.serial + 1000 });
@@ -169,7 +183,7 @@ test('a tampered release state in the bucket: refused, pages keep the last good 
     // signed: the agent then accepts it.
     await waitUntil(
       'the API to write the release state again',
-      async () => ((await (await fetch(CURRENT_URL)).json()) as { serial: number }).serial === current.serial,
+      async () => (JSON.parse(await readCurrent()) as { serial: number }).serial === current.serial,
       90_000,
       1_000,
     );
