@@ -34,6 +34,10 @@ describe('toApiError', () => {
     ],
     ['a connection exception', Object.assign(new Error('connection failure'), { code: '08006' })],
     ["pg-pool's lost connection", new Error('Connection terminated unexpectedly')],
+    [
+      "a transaction's next query on a connection the server ended",
+      new Error('Client has encountered a connection error and is not queryable'),
+    ],
   ])('answers 503 when the database cannot be reached: %s', (_what, error) => {
     expect(toApiError(error)).toMatchObject({ status: 503, code: 'not_ready' });
   });

@@ -20,7 +20,8 @@ const INTERNAL_ERROR = new ApiError(500, 'internal_error', 'Something went wrong
 /**
  * The database cannot be reached (stopped, restarting, its name gone from the network): a 503 the
  * client may retry, as readiness says, not a 500. Socket errors by code, PostgreSQL's connection
- * exceptions (class 08) and shutdowns (57P01-57P03) by SQLSTATE, pg-pool's own by message.
+ * exceptions (class 08) and shutdowns (57P01-57P03) by SQLSTATE, pg's and pg-pool's own by message
+ * (a transaction's next query on a connection the server ended: "is not queryable").
  */
 const DATABASE_UNAVAILABLE = new ApiError(
   503,
@@ -45,7 +46,10 @@ function isDatabaseUnavailable(error: unknown): boolean {
   if (typeof code === 'string' && (UNREACHABLE_CODES.has(code) || code.startsWith('08'))) return true;
   const message = fieldOf(error, 'message');
   return (
-    typeof message === 'string' && /^(Connection terminated|timeout exceeded when trying to connect)/.test(message)
+    typeof message === 'string' &&
+    /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed)/.test(
+      message,
+    )
   );
 }
 
