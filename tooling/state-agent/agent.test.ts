@@ -193,7 +193,7 @@ describe('the state agent’s settings', () => {
     const derived = readStateAgentSettings(base);
     expect(derived.stateKeys).toHaveLength(1);
     expect(derived.pageTokenKeys).toHaveLength(1);
-    expect(derived).toMatchObject({ environment: 'production', port: 3010, listenHost: '127.0.0.1', refreshMs: 500 });
+    expect(derived).toMatchObject({ environment: 'production', port: 3010, listenHost: '127.0.0.1', refreshMs: 250 });
     const given = readStateAgentSettings({
       ...base,
       RELEASE_STATE_KEYS: `k1:${'a'.repeat(32)},k0:${'b'.repeat(32)}`,

@@ -75,7 +75,7 @@ export function readStateAgentSettings(env: NodeJS.ProcessEnv): StateAgentSettin
     pageTokensPerMinute: integer(env, 'PAGE_TOKENS_PER_MINUTE', 60, 0, 1_000_000),
     port: integer(env, 'PORT', 3010, 1, 65_535),
     listenHost,
-    refreshMs: integer(env, 'RELEASE_STATE_REFRESH_MS', 500, 100, 60_000),
+    refreshMs: integer(env, 'RELEASE_STATE_REFRESH_MS', 250, 100, 60_000),
     ...(keptStateFile ? { keptStateFile } : {}),
   };
 }
