@@ -65,19 +65,24 @@ describe('the acceptance gate, in Chromium', () => {
     expect(verdict.reason).toMatch(/^Run 1: page error: .*The screen cannot mount/);
   });
 
-  it('fails a page that is not the candidate, with an axe violation, a CSP violation and an error response, naming each', async () => {
-    // Another build's preview: the host composes the remote's live build instead.
+  it('fails a candidate with an axe violation, a CSP violation and an error response, naming each', async () => {
+    const verdict = await checkAcceptance(job('/broken'), options);
+    expect(verdict.outcome).toBe('failed');
+    expect(verdict.reason).toMatch(/axe violations: image-alt \(img:nth-child\(2\)\)/);
+    expect(verdict.reason).toMatch(/CSP violation: img-src blocked https:\/\/cdn\.example\.invalid\/pixel\.gif/);
+    expect(verdict.reason).toMatch(/error response: GET http:\/\/127\.0\.0\.1:\d+\/missing\.js \(404\)/);
+  });
+
+  it('is inconclusive, not failed, on a page composed without the candidate: its preview did not apply', async () => {
+    // Another build's preview: the host composes the remote's own build instead, even of a broken page.
     const verdict = await checkAcceptance(
       { ...job('/broken'), previewCookie: 'signup.ba9876543210.1.operator.mac' },
       options,
     );
-    expect(verdict.outcome).toBe('failed');
+    expect(verdict.outcome).toBe('inconclusive');
     expect(verdict.reason).toMatch(
-      /the page was composed with signup=\(its origin’s own build\), not the candidate 0123456789ab/,
+      /^Run 1 could not be made: the host composed http:\/\/127\.0\.0\.1:\d+\/broken with signup=\(its origin’s own build\), not the candidate 0123456789ab: its preview did not apply\.$/,
     );
-    expect(verdict.reason).toMatch(/axe violations: image-alt \(img:nth-child\(2\)\)/);
-    expect(verdict.reason).toMatch(/CSP violation: img-src blocked https:\/\/cdn\.example\.invalid\/pixel\.gif/);
-    expect(verdict.reason).toMatch(/error response: GET http:\/\/127\.0\.0\.1:\d+\/missing\.js \(404\)/);
   });
 
   it('is inconclusive when the host refuses connections, or there is no browser: nothing was checked', async () => {

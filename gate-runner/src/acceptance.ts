@@ -2,7 +2,8 @@
 // browser gets it), in headless Chromium. Its screen must become interactive and render with no page
 // error, no failed request or error response, no CSP violation and no axe violation, twice, each in
 // a fresh incognito context. What could not be run (no browser, a host that cannot be reached, a
-// navigation that times out) is `inconclusive`: the gate then waits for another try, never skipped.
+// navigation that times out, a page composed without the candidate) is `inconclusive`: the gate
+// then waits for another try, never skipped.
 import { readFileSync } from 'node:fs';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import type { GateJob } from '@special-gift/shared/api';
@@ -50,7 +51,7 @@ interface RunRecord {
   problems: string[];
 }
 
-/** The run could not check the candidate (the host cannot be reached, the navigation timed out). */
+/** The run could not check the candidate (the host cannot be reached, the navigation timed out, no preview). */
 class NotRun extends Error {}
 
 async function oneRun(browser: Browser, job: GateJob, options: AcceptanceOptions): Promise<RunRecord> {
@@ -87,6 +88,18 @@ async function oneRun(browser: Browser, job: GateJob, options: AcceptanceOptions
       throw new NotRun(`${url} could not be loaded: ${describeError(error)}`);
     }
     if (status !== undefined && status >= 500) throw new NotRun(`${url} answered ${status}`);
+    // The page names the builds it was composed with. Without the candidate, the preview did not
+    // apply (the host's API answered its snapshot too late, say): the page says nothing of the
+    // candidate, so the run is not made, and the gate waits for another try rather than fail a build
+    // it never saw.
+    record.builds = parsePageBuilds(
+      await page.evaluate((attribute) => document.documentElement.getAttribute(attribute), PAGE_BUILDS_ATTRIBUTE),
+    );
+    const mounted = record.builds[job.remote];
+    if (mounted !== job.buildId)
+      throw new NotRun(
+        `the host composed ${url} with ${job.remote}=${mounted ?? '(its origin’s own build)'}, not the candidate ${job.buildId}: its preview did not apply`,
+      );
 
     const readyTimeoutMs = options.readyTimeoutMs ?? 20_000;
     const ready = await page.waitForSelector(READY, { timeout: readyTimeoutMs }).then(
@@ -96,20 +109,10 @@ async function oneRun(browser: Browser, job: GateJob, options: AcceptanceOptions
     if (!ready) record.problems.push(`the screen did not become interactive within ${readyTimeoutMs / 1000} s`);
     else {
       await new Promise((resolve) => setTimeout(resolve, options.settleMs));
-      const seen = await page.evaluate(
-        (attribute) => ({
-          builds: document.documentElement.getAttribute(attribute),
-          alert: document.querySelector('[role="alert"]')?.textContent?.trim() ?? null,
-          main: document.querySelector('main')?.textContent?.trim() ?? '',
-        }),
-        PAGE_BUILDS_ATTRIBUTE,
-      );
-      record.builds = parsePageBuilds(seen.builds);
-      const mounted = record.builds[job.remote];
-      if (mounted !== job.buildId)
-        record.problems.push(
-          `the page was composed with ${job.remote}=${mounted ?? '(its origin’s own build)'}, not the candidate ${job.buildId}`,
-        );
+      const seen = await page.evaluate(() => ({
+        alert: document.querySelector('[role="alert"]')?.textContent?.trim() ?? null,
+        main: document.querySelector('main')?.textContent?.trim() ?? '',
+      }));
       if (seen.alert !== null) record.problems.push(`the page shows an error: "${seen.alert}"`);
       else if (seen.main === '') record.problems.push('the page’s main holds no content');
       record.axe = await axeViolations(page);
