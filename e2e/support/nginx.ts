@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { cpSync, type Dirent, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, type Dirent, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../../tooling/serve/local-topology';
 import { hostEnvironment, renderTemplate, runEntrypoint } from '../../tooling/serve/runtime-config';
@@ -118,6 +118,19 @@ export function prepareNginx(app: StaticApp, overrides: Record<string, string> =
     ].join('\n'),
   );
   checkNginxConfig(app);
+}
+
+/**
+ * The lines of an app's nginx error log (since its last restart) that name a failed `subrequest`:
+ * `/_sg_page_token` for a page that went without its token (the 150 ms bound passed, the API refused
+ * the connection), which nginx logs; a token the API refused with its 204 logs nothing.
+ */
+export function subrequestErrors(app: StaticApp, subrequest: string): string[] {
+  const file = join(prefixOf(app), 'logs', 'error.log');
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line.includes('[error]') && line.includes(`subrequest: "${subrequest}"`));
 }
 
 /** `nginx -t` on the rendered config: a broken template fails set-up with nginx's own message. */

@@ -12,7 +12,7 @@ import { expectNoViolations } from '../support/axe';
 import { buildRemoteVariant, removeRemoteVariant } from '../support/build-variant';
 import { expect, test } from '../support/fixtures';
 import { startGateRunner, stopGateRunner } from '../support/gate-runner';
-import { distOf } from '../support/nginx';
+import { distOf, subrequestErrors } from '../support/nginx';
 import { CANARY_BUCKET, LIVE_BUCKET, Visitors, type PageView } from '../support/page-views';
 import { publish, release } from '../support/releases';
 import {
@@ -94,7 +94,11 @@ test('a good build passes its gates and advances to 100 % by itself on signed pa
   // Twenty page views per arm prove "no harm beyond the margin"; then two fresh ones per step.
   const stepping = Date.now();
   const fed: PageView[] = [];
+  const tokenErrorsBefore = subrequestErrors('host', '/_sg_page_token').length;
   fed.push(...(await visitors.view({ bucket: CANARY_BUCKET, count: 20 })));
+  // A page whose token did not come within its bound goes unsigned by design (docs/telemetry.md);
+  // the host's nginx logs each such subrequest. Only those 20 pages were composed meanwhile.
+  const tokenErrors = subrequestErrors('host', '/_sg_page_token').slice(tokenErrorsBefore);
   await visitors.view({ bucket: LIVE_BUCKET, count: 20 });
   const done = await untilRollout(
     started.id,
@@ -105,10 +109,19 @@ test('a good build passes its gates and advances to 100 % by itself on signed pa
   console.log(
     `rollout steps: ${((Date.now() - stepping) / 1000).toFixed(1)} s from the first share to promote, ${fed.length} canary page views`,
   );
+  const first = fed.slice(0, 20);
+  const unsigned = first.filter((view) => !view.signed).length;
+  console.log(
+    `rollout steps: ${20 - unsigned} of the first 20 canary pages signed; the host logged ${tokenErrors.length} token subrequests that failed`,
+  );
   expect(
-    fed.slice(0, 20).map((view) => `${view.build} ${view.signed ? 'signed' : 'unsigned'}`),
-    'bucket 0 got the candidate from the first step, on signed pages',
-  ).toEqual(Array(20).fill(`${candidate} signed`));
+    first.map((view) => view.build),
+    'bucket 0 got the candidate from the first step',
+  ).toEqual(Array(20).fill(candidate));
+  // Every page signed but those whose token the host could not get in time: none refused for these builds.
+  expect(unsigned, `unsigned pages against the host's failed token subrequests:\n${tokenErrors.join('\n')}`).toBe(
+    tokenErrors.length,
+  );
 
   // Each step once, in order, by the runner alone; then the promote.
   expect(await candidateMoves('signup', candidate)).toEqual(JOURNEY_MOVES);
@@ -197,7 +210,11 @@ test('a build with a raised error rate is rolled back by itself at its first ste
     started.id,
     (detail) => detail.state === 'rolled_back',
     150_000,
-    () => visitors.view({ bucket: CANARY_BUCKET, count: 2, beforeHide: focusField }),
+    async () => {
+      await visitors.view({ bucket: CANARY_BUCKET, count: 2, beforeHide: focusField });
+      // The live arm kept above the rule's minimum even if a page of it went unsigned (no token in time).
+      await visitors.view({ bucket: LIVE_BUCKET, count: 1 });
+    },
   );
   expect(rolledBack.stepIndex).toBe(0);
   const moves = (await remoteHistory('signup'))
