@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { HOST_URL, NODE_IMAGE, PROJECT, REPO_ROOT, containers, inspect, podman, waitUntil } from './stack';
+import { HOST_URL, NODE_IMAGE, PROJECT, REPO_ROOT, composeUp, containers, inspect, podman, waitUntil } from './stack';
 
 const IMAGE = 'special-gift/remote-signup';
 const networkOf = async (container: string) =>
@@ -82,11 +82,7 @@ test('the signup container rolled to a new image while the host runs: new pages 
     'infinity',
   );
   const rolledAt = Date.now();
-  execFileSync(
-    'podman-compose',
-    ['-p', PROJECT, '-f', 'docker-compose.yml', 'up', '-d', '--no-build', '--no-deps', 'signup'],
-    { cwd: REPO_ROOT, stdio: 'pipe' },
-  );
+  await composeUp(['signup'], { noDeps: true });
   const [rolled] = await containers('signup');
   if (!rolled) throw new Error('the signup service did not start again');
   expect(await addressOf(rolled)).not.toBe(oldAddress);

@@ -1,4 +1,5 @@
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import { parsePageBuilds } from '@special-gift/shared/composition';
 import { HOST_URL, REPO_ROOT, releaseToolEnv } from './stack';
 
@@ -14,7 +15,25 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * published ports (a container joining the stack's network makes Podman's DNS reload).
  */
 export function releaseTool(...args: string[]): string {
-  const env = {
+  return execFileSync('node', ['--import', 'tsx', 'release-cli/src/cli.ts', ...args], {
+    cwd: REPO_ROOT,
+    env: releaseToolProcessEnv(),
+    encoding: 'utf8',
+  });
+}
+
+/** {@link releaseTool} without blocking this process: a load of page views keeps running meanwhile. */
+export async function releaseToolAsync(...args: string[]): Promise<string> {
+  const { stdout } = await promisify(execFile)('node', ['--import', 'tsx', 'release-cli/src/cli.ts', ...args], {
+    cwd: REPO_ROOT,
+    env: releaseToolProcessEnv(),
+    encoding: 'utf8',
+  });
+  return stdout;
+}
+
+function releaseToolProcessEnv(): NodeJS.ProcessEnv {
+  return {
     ...process.env,
     ...releaseToolEnv({
       s3: `http://127.0.0.1:${process.env.SG_S3_PORT ?? '6309'}`,
@@ -22,11 +41,6 @@ export function releaseTool(...args: string[]): string {
       operatorToken: process.env.SG_OPERATOR_TOKEN ?? '',
     }),
   };
-  return execFileSync('node', ['--import', 'tsx', 'release-cli/src/cli.ts', ...args], {
-    cwd: REPO_ROOT,
-    env,
-    encoding: 'utf8',
-  });
 }
 
 /** Publishes a build of signup from `dist` and returns its id. */
@@ -44,6 +58,8 @@ export interface PageView {
   readonly status: number;
   readonly signup?: string;
   readonly integrity?: string;
+  /** The page's whole `data-sg-builds`: with `integrity`, the release state it was composed from. */
+  readonly builds?: string;
 }
 
 export async function pageView(bucket: number): Promise<PageView> {
@@ -52,9 +68,11 @@ export async function pageView(bucket: number): Promise<PageView> {
     signal: AbortSignal.timeout(10_000),
   });
   const html = await response.text();
+  const builds = /data-sg-builds="([^"]*)"/.exec(html)?.[1];
   return {
     status: response.status,
-    signup: parsePageBuilds(/data-sg-builds="([^"]*)"/.exec(html)?.[1]).signup,
+    builds,
+    signup: parsePageBuilds(builds).signup,
     integrity: /data-sg-integrity="([^"]*)"/.exec(html)?.[1],
   };
 }

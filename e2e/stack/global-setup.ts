@@ -1,8 +1,4 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
-import { PROJECT, REPO_ROOT, containers, defaultServices, healthy, waitUntil, writeStackSettings } from './stack';
-
-const run = promisify(execFile);
+import { composeUp, containers, defaultServices, healthy, waitUntil } from './stack';
 
 /**
  * Starts the stack from docker-compose.yml with podman-compose (its images are built by
@@ -11,27 +7,7 @@ const run = promisify(execFile);
  */
 export default async function startStack(): Promise<void> {
   const started = Date.now();
-  try {
-    await run(
-      'podman-compose',
-      [
-        '-p',
-        PROJECT,
-        '-f',
-        'docker-compose.yml',
-        '-f',
-        writeStackSettings(),
-        'up',
-        '-d',
-        '--no-build',
-        ...defaultServices(),
-      ],
-      { cwd: REPO_ROOT },
-    );
-  } catch (error) {
-    const { stdout, stderr } = error as { stdout?: string; stderr?: string };
-    throw new Error(`podman-compose up failed:\n${stdout ?? ''}\n${stderr ?? ''}`, { cause: error });
-  }
+  await composeUp(defaultServices());
   const names = await containers();
   await Promise.all(
     names.map((name) => waitUntil(`${name} to pass its healthcheck`, () => healthy(name), 180_000, 1_000)),

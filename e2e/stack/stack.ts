@@ -43,18 +43,37 @@ export function defaultServices(): string[] {
  *   take gate results from the gate runner the rollout test starts on this machine.
  * - The host believes X-Forwarded-For from this machine (podman's bridges, 10.89.0.0/16), as
  *   from a load balancer: the rollout test's phones each come from their own network.
+ * - `SG_STACK_RELEASE_STATE=api` (a measurement, never part of verify): the host asks the API for
+ *   each page's snapshot and token, as before the state agent, to run the fault matrix on the
+ *   earlier design (docs/operations.md).
  * Returns the file's path.
  */
 export function writeStackSettings(): string {
   const file = join(mkdtempSync(join(tmpdir(), 'sg-stack-settings-')), 'compose.test-settings.yml');
+  const earlierDesign =
+    process.env.SG_STACK_RELEASE_STATE === 'api' ? { RELEASE_STATE_UPSTREAM: 'http://api:3004' } : {};
   const settings = {
     services: {
-      host: { environment: { REAL_IP_FROM: '10.89.0.0/16' } },
+      host: { environment: { REAL_IP_FROM: '10.89.0.0/16', ...earlierDesign } },
       api: { environment: { ...ROLLOUT_RULE_SETTINGS, GATE_RUNNER_TOKEN: E2E_GATE_RUNNER_TOKEN } },
     },
   };
   writeFileSync(file, stringify(settings));
   return file;
+}
+
+/**
+ * `podman-compose up` of these services, with the tests' settings ({@link writeStackSettings});
+ * `noDeps`: only them (a roll), not what they depend on.
+ */
+export async function composeUp(services: readonly string[], { noDeps = false } = {}): Promise<void> {
+  const args = ['-p', PROJECT, '-f', 'docker-compose.yml', '-f', writeStackSettings(), 'up', '-d', '--no-build'];
+  try {
+    await run('podman-compose', [...args, ...(noDeps ? ['--no-deps'] : []), ...services], { cwd: REPO_ROOT });
+  } catch (error) {
+    const { stdout, stderr } = error as { stdout?: string; stderr?: string };
+    throw new Error(`podman-compose up failed:\n${stdout ?? ''}\n${stderr ?? ''}`, { cause: error });
+  }
 }
 
 /** The names of the stack's containers, all or one service's (running or not). */

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The images and the compose stack, built and run with a real container engine (Podman), then
 # tested through their published ports (e2e/stack/*.spec.ts). Part of `npm run verify`; alone:
-# `npm run test:stack`. See docs/containers.md.
+# `npm run test:stack` (arguments go to Playwright: `npm run test:stack -- e2e/stack/08-fault-matrix.spec.ts`).
+# See docs/containers.md.
 #   SG_STACK_PORT_BASE  first published port (default 6300: host, then each remote in remotes.json)
 #   SG_BUILD_CA_BUNDLE  CA bundle given to the builds as the secret npm_ca (default: the machine's)
 # Every container, network and volume (named or anonymous) of the stack is removed on exit, failure
@@ -106,4 +107,4 @@ echo "not found in any layer under $graph_root/overlay ($((SECONDS - searched)) 
 
 export SG_BUILD_SECRET="$secret_dir/npm_ca.pem" # the roll test builds a new remote image
 step "Stack tests (Podman, $SG_STACK_PROJECT on ports $base-$((base + 5)))"
-timed "stack tests" npx playwright test --config e2e/stack/playwright.config.ts
+timed "stack tests" npx playwright test --config e2e/stack/playwright.config.ts "$@"
