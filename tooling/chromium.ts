@@ -4,6 +4,8 @@ export const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',
+  // A container's /dev/shm is 64 MB: Chromium's shared memory goes to /tmp instead.
+  '--disable-dev-shm-usage',
   '--disable-quic',
   '--no-first-run',
   '--disable-background-networking',

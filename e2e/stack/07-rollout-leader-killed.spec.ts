@@ -1,14 +1,13 @@
 // A rollout in the compose stack (docs/rollouts.md, "The runner"): both API replicas run the
 // runner, one leads at a time on a lease row in PostgreSQL. The leader is killed while the rollout
 // is at its first step; the other replica takes the lease over and finishes the rollout, every
-// step applied once, on signed page views from real pages.
-import type { ChildProcess } from 'node:child_process';
+// step applied once, on signed page views from real pages. The gates run in the stack's own
+// gate-runner service (its image's Chromium), as they would in any deployment of the stack.
 import { appendFileSync, cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import type { Rollout } from '@special-gift/shared/api';
-import { startGateRunner, stopGateRunner } from '../support/gate-runner';
 import { CANARY_BUCKET, LIVE_BUCKET, Visitors } from '../support/page-views';
 import {
   candidateMoves,
@@ -19,7 +18,18 @@ import {
   type OperatorApi,
 } from '../support/rollouts';
 import { publishSignup, releaseTool } from './faults';
-import { API_URL, HOST_URL, REPO_ROOT, containers, healthy, inspect, podman, psql, waitUntil } from './stack';
+import {
+  API_URL,
+  HOST_URL,
+  REPO_ROOT,
+  containerLog,
+  containers,
+  healthy,
+  inspect,
+  podman,
+  psql,
+  waitUntil,
+} from './stack';
 
 const api: OperatorApi = { url: API_URL, token: process.env.SG_OPERATOR_TOKEN ?? '' };
 
@@ -37,7 +47,6 @@ async function leader(): Promise<{ container: string; holder: string; epoch: num
 }
 
 let scratch: string;
-let gateRunner: ChildProcess | undefined;
 let visitors: Visitors | undefined;
 /** The replica the test killed, started again whatever happens. */
 let killedReplica: string | undefined;
@@ -53,7 +62,6 @@ test.beforeAll(() => {
 
 test.afterAll(async () => {
   await visitors?.close();
-  if (gateRunner) await stopGateRunner(gateRunner);
   if (killedReplica) await startAgain(killedReplica);
   // Leaves the stack as the other tests expect it: no rollout under way, the image's own build.
   try {
@@ -78,8 +86,7 @@ test('the leading API replica killed at a rollout step: the other replica takes 
   const planFile = join(scratch, 'plan.json');
   writeFileSync(planFile, JSON.stringify(JOURNEY_PLAN));
 
-  // The gate runner on this machine, as a team's or the platform's, against the published ports.
-  gateRunner = startGateRunner({ apiUrl: API_URL, hostUrl: HOST_URL, logFile: join(scratch, 'gate-runner.log') });
+  const gatesFrom = new Date().toISOString();
   const started = JSON.parse(
     releaseTool('rollout', 'signup', candidate, '--plan', planFile, '--reason', 'stack: leader killed', '--json'),
   ) as Rollout;
@@ -89,6 +96,11 @@ test('the leading API replica killed at a rollout step: the other replica takes 
     ['integrity', 'passed'],
     ['acceptance', 'passed'],
   ]);
+  // Run by the stack's gate-runner service: its log names each gate of this candidate.
+  const [runner = ''] = await containers('gate-runner');
+  const runnerLog = await containerLog(runner, gatesFrom);
+  for (const gate of ['integrity', 'acceptance'])
+    expect(runnerLog).toContain(`the ${gate} of signup ${candidate} (rollout ${started.id}): passed`);
 
   // SIGKILL through the engine: unlike 03-resilience's kill from outside it, this counts as
   // stopped by the user, so no restart policy brings the replica back: the other must finish.

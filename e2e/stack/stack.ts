@@ -40,22 +40,24 @@ export function defaultServices(): string[] {
  * The tests' settings, a compose file given after docker-compose.yml: set through the
  * configuration production reads, never a code path of the tests' own.
  * - The API's replicas run rollouts on the browser suite's short dwells and small samples, and
- *   take gate results from the gate runner the rollout test starts on this machine.
+ *   take gate results from the stack's gate-runner service, which polls every second.
  * - The host believes X-Forwarded-For from this machine (podman's bridges, 10.89.0.0/16), as
  *   from a load balancer: the rollout test's phones each come from their own network.
  * - `SG_STACK_RELEASE_STATE=api` (a measurement, never part of verify): the host asks the API for
  *   each page's snapshot and token, as before the state agent, to run the fault matrix on the
  *   earlier design (docs/operations.md).
+ * `host`: more of the host's settings, for a test that starts a host of its own (a roll).
  * Returns the file's path.
  */
-export function writeStackSettings(): string {
+export function writeStackSettings(host: Record<string, string> = {}): string {
   const file = join(mkdtempSync(join(tmpdir(), 'sg-stack-settings-')), 'compose.test-settings.yml');
   const earlierDesign =
     process.env.SG_STACK_RELEASE_STATE === 'api' ? { RELEASE_STATE_UPSTREAM: 'http://api:3004' } : {};
   const settings = {
     services: {
-      host: { environment: { REAL_IP_FROM: '10.89.0.0/16', ...earlierDesign } },
+      host: { environment: { REAL_IP_FROM: '10.89.0.0/16', ...earlierDesign, ...host } },
       api: { environment: { ...ROLLOUT_RULE_SETTINGS, GATE_RUNNER_TOKEN: E2E_GATE_RUNNER_TOKEN } },
+      'gate-runner': { environment: { GATE_RUNNER_TOKEN: E2E_GATE_RUNNER_TOKEN, GATE_POLL_SECONDS: '1' } },
     },
   };
   writeFileSync(file, stringify(settings));
@@ -64,10 +66,13 @@ export function writeStackSettings(): string {
 
 /**
  * `podman-compose up` of these services, with the tests' settings ({@link writeStackSettings});
- * `noDeps`: only them (a roll), not what they depend on.
+ * `noDeps`: only them (a roll), not what they depend on; `host`: more settings for the host.
  */
-export async function composeUp(services: readonly string[], { noDeps = false } = {}): Promise<void> {
-  const args = ['-p', PROJECT, '-f', 'docker-compose.yml', '-f', writeStackSettings(), 'up', '-d', '--no-build'];
+export async function composeUp(
+  services: readonly string[],
+  { noDeps = false, host = {} }: { noDeps?: boolean; host?: Record<string, string> } = {},
+): Promise<void> {
+  const args = ['-p', PROJECT, '-f', 'docker-compose.yml', '-f', writeStackSettings(host), 'up', '-d', '--no-build'];
   try {
     await run('podman-compose', [...args, ...(noDeps ? ['--no-deps'] : []), ...services], { cwd: REPO_ROOT });
   } catch (error) {

@@ -92,6 +92,7 @@ for dir in $(node -p 'require("./tooling/remotes/remotes.json").map((r) => r.dir
   build "special-gift/$dir" deploy/static-app.Dockerfile --build-arg "APP_DIR=$dir" --build-arg APP_KIND=remote
 done
 build special-gift/api deploy/api.Dockerfile
+build special-gift/gate-runner deploy/gate-runner.Dockerfile
 build special-gift/s3-stand-in deploy/s3.Dockerfile
 printf '%s\n' "${timings[@]:1}"
 podman images --format '{{.Repository}}:{{.Tag}}  {{.Size}}' --filter reference='localhost/special-gift/*' --filter reference='docker.io/library/*'

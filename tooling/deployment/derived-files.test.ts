@@ -37,6 +37,7 @@ describe('the files derived from tooling/remotes/remotes.json', () => {
       'docker-compose.yml': (remote) => `image: special-gift/${remote.dir}`,
       'deploy/static-app.Dockerfile': (remote) => `COPY ${remote.dir}/package.json ${remote.dir}/`,
       'deploy/api.Dockerfile': (remote) => `COPY ${remote.dir}/package.json ${remote.dir}/`,
+      'deploy/gate-runner.Dockerfile': (remote) => `COPY ${remote.dir}/package.json ${remote.dir}/`,
     };
 
     it('every derived file has a check here', () => {

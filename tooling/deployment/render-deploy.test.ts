@@ -105,13 +105,19 @@ describe('the deploy lists of remotes', () => {
       expect(Object.keys(services.host?.depends_on ?? {})).toEqual(
         expect.arrayContaining(FOUR.map((remote) => remote.name)),
       );
+      // The gate runner's Chromium reaches the fourth remote's published origin too.
+      expect(services['gate-runner']?.environment?.GATE_LOCAL_FORWARDS?.split(' ')).toEqual([
+        '${SG_HOST_PORT:-3000}=host:8080',
+        ...FOUR.map((remote) => `\${SG_${remote.name.toUpperCase()}_PORT:-${remote.localPort}}=${remote.name}:8080`),
+      ]);
     });
 
-    it('both Dockerfiles copy the fourth workspace manifest', () => {
+    it('every Dockerfile copies the fourth workspace manifest', () => {
       expect(renderDeployFile('deploy/static-app.Dockerfile', FOUR)).toContain(
         'COPY remote-gift/package.json remote-gift/\n',
       );
-      expect(renderDeployFile('deploy/api.Dockerfile', FOUR).match(/COPY remote-gift\/package\.json/g)).toHaveLength(2);
+      for (const file of ['deploy/api.Dockerfile', 'deploy/gate-runner.Dockerfile'] as const)
+        expect(renderDeployFile(file, FOUR).match(/COPY remote-gift\/package\.json/g)).toHaveLength(2);
     });
   });
 

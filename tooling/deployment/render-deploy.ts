@@ -1,8 +1,8 @@
 /**
  * Every list of remotes in deploy/ and docker-compose.yml, generated from tooling/remotes/remotes.json into
  * marked regions of the hand-written files: the host's nginx template (preload hints, the
- * per-remote fragment and screen-file locations), the start-up script's list, the compose services
- * and the Dockerfiles' workspace manifests. `npm run generate` rewrites the regions; a unit
+ * per-remote fragment and screen-file locations), the start-up script's list, the compose services,
+ * the gate runner's forwards and the Dockerfiles' workspace manifests. `npm run generate` rewrites the regions; a unit
  * test fails while one is stale, and another builds them all from a list with a fourth remote.
  */
 import { readFileSync } from 'node:fs';
@@ -16,9 +16,10 @@ const ROOT = join(__dirname, '..', '..');
 export const DEPLOY_FILES = {
   'deploy/nginx/host.conf.template': ['preload hints', 'remote locations'],
   'deploy/nginx/entrypoint/15-runtime-config.envsh': ['remotes'],
-  'docker-compose.yml': ['host remotes', 'host depends on remotes', 'remote services'],
+  'docker-compose.yml': ['host remotes', 'host depends on remotes', 'remote services', 'gate runner forwards'],
   'deploy/static-app.Dockerfile': ['workspace manifests'],
   'deploy/api.Dockerfile': ['workspace manifests', 'workspace manifests (runtime)'],
+  'deploy/gate-runner.Dockerfile': ['workspace manifests', 'workspace manifests (runtime)'],
 } as const;
 
 /** The nginx variable of the entry the page preloads for a remote. */
@@ -125,6 +126,12 @@ export function regionLines(region: string, remotes: readonly RemoteEntry[]): st
           '',
         ])
         .slice(0, -1);
+    case 'gate runner forwards':
+      // The origins the pages name are this machine's published ports: inside its container, the
+      // gate runner's 127.0.0.1 forwards each to its service (deploy/gate-runner-entrypoint.sh).
+      return [
+        `GATE_LOCAL_FORWARDS: "${['${SG_HOST_PORT:-3000}=host:8080', ...remotes.map((remote) => `\${${portVariable(remote)}:-${remote.localPort}}=${remote.name}:8080`)].join(' ')}"`,
+      ];
     case 'workspace manifests':
     case 'workspace manifests (runtime)':
       return workspaces(remotes).map((dir) => `COPY ${dir}/package.json ${dir}/`);
