@@ -47,7 +47,8 @@ test('both API replicas down for a minute, the host restarted meanwhile: every p
     load.state.hostDown = false;
     const restartedMs = Date.now() - restartStarted;
     const firstAfterRestart = await pageView(5);
-    expect(onRelease(firstAfterRestart), JSON.stringify(firstAfterRestart)).toBe(true);
+    // Soft: the outage goes on to its end, so its counts are printed whatever this page was.
+    expect.soft(onRelease(firstAfterRestart), JSON.stringify(firstAfterRestart)).toBe(true);
 
     await sleep(Math.max(0, OUTAGE_MS - (Date.now() - outageStarted)));
     const outageMs = Date.now() - outageStarted;

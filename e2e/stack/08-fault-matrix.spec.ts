@@ -74,14 +74,14 @@ async function agentHealth(): Promise<{ serial?: number; problem?: string }> {
 }
 
 /** A phone's first visit in a new browser: the screen renders, with no error screen. */
-async function screenRenders(browser: Browser): Promise<void> {
+async function screenRenders(browser: Browser, build = buildId): Promise<void> {
   const context = await browser.newContext({ viewport: { width: 390, height: 844 }, serviceWorkers: 'block' });
   try {
     const page = await context.newPage();
     await page.goto(`${HOST_URL}/sign-up`);
     await expect(page.locator('html')).toHaveAttribute('data-interactive', 'true', { timeout: 30_000 });
     await expect(page.getByRole('alert')).toHaveCount(0);
-    await expect(page.locator('html')).toHaveAttribute('data-sg-builds', new RegExp(`signup=${buildId}`));
+    await expect(page.locator('html')).toHaveAttribute('data-sg-builds', new RegExp(`signup=${build}`));
   } finally {
     await context.close();
   }
@@ -267,7 +267,9 @@ test('PostgreSQL restarted under load: pages unaffected, sign-ups answered 201 o
   expect(Object.keys(failures).filter((outcome) => outcome !== 'http 503')).toEqual([]);
 });
 
-test('a release during a host roll: every page names one consistent release state, the new host starts on the latest', async () => {
+test('a release during a host roll: every page names one consistent release state, the new host starts on the latest', async ({
+  browser,
+}) => {
   test.setTimeout(240_000);
   const [oldHost] = await containers('host');
   if (!oldHost) throw new Error('no host container');
@@ -294,10 +296,12 @@ test('a release during a host roll: every page names one consistent release stat
     // The roll as compose makes it (its only strategy: the old container goes, then the new one
     // starts, with an empty cache), and the release sent the moment the new host answers. The
     // release tool reads the live host's contract first, so it cannot release while no host runs.
+    // The new host runs production's REQUIRE_INTEGRITY=true (the rest of the stack's tests need
+    // image builds, which it refuses): a released screen renders only with its hashes.
     pages.state.hostDown = true;
     const rollStarted = Date.now();
     await podman('rm', '--force', '--time', '5', oldHost);
-    await composeUp(['host'], { noDeps: true });
+    await composeUp(['host'], { noDeps: true, host: { REQUIRE_INTEGRITY: 'true' } });
     await waitUntil(
       'the new host to serve pages',
       async () => {
@@ -322,6 +326,8 @@ test('a release during a host roll: every page names one consistent release stat
     );
     await sleep(3_000);
     after = await pageView(99);
+    // A phone's first visit on the new host: the new build's screen, no error screen.
+    await screenRenders(browser, next);
   } finally {
     await pages.stop();
   }
