@@ -63,11 +63,11 @@ test.describe('the development overlay played by Podman', () => {
   });
 
   test('every played container as the manifests say: read-only root, a non-root user, no capabilities', async () => {
-    const names = ['postgres', 'api', 'host', 's3'].map((deployment) =>
+    const names = ['postgres', 'api', 'host', 's3', 'gate-runner'].map((deployment) =>
       played(deployment, deployment === 'host' ? 'nginx' : deployment),
     );
     const containers = (await Promise.all(names)).flat();
-    expect(containers.length).toBe(5);
+    expect(containers.length).toBe(6);
     for (const container of containers) {
       const [readOnly, user, capabilities] = (
         await podman(
@@ -81,6 +81,24 @@ test.describe('the development overlay played by Podman', () => {
       expect(user, container).toMatch(/^[1-9][0-9]*:[1-9][0-9]*$/);
       expect(capabilities, container).toBe('[]');
     }
+  });
+
+  test("the gate runner's pod reaches the API's Service with its token from the Secret: its health says so", async () => {
+    const [runner] = await played('gate-runner', 'gate-runner');
+    if (!runner) throw new Error('no played gate-runner container');
+    // 200 once a poll of the API succeeded (a wrong token is a 401, and the poll a failure).
+    const health = () =>
+      podman(
+        'exec',
+        runner,
+        'node',
+        '-e',
+        "fetch('http://127.0.0.1:3020/health').then(async (r) => process.stdout.write(r.status + ' ' + (await r.text())))",
+      );
+    await waitUntil('the gate runner to poll the API', async () => (await health()).startsWith('200 '), 60_000, 1_000);
+    const log = await podman('logs', runner);
+    expect(log).toContain('polling http://api.special-gift-dev.svc.cluster.local:3004 every 5 s');
+    expect(log).toMatch(/Chromium \/usr\/bin\/chromium/);
   });
 
   test('a person signs up in the browser: composed, hydrated, stored in the PostgreSQL pod', async ({ page }) => {

@@ -132,8 +132,8 @@ describe('the Kubernetes manifests (deploy/kubernetes)', () => {
       .filter((object) => object.kind === 'Deployment')
       .flatMap((deployment) => pod(find(overlays.production, 'Deployment', deployment.metadata.name)).containers)
       .map((container: { image: string }) => container.image);
-    // Each remote's, the host's and the API's, and the API's image again as the host's state agent.
-    expect(images).toHaveLength(remotes.length + 3);
+    // Each remote's, the host's, the API's, the API's image again as the host's state agent, the gate runner's.
+    expect(images).toHaveLength(remotes.length + 4);
     for (const image of images)
       expect(image).toMatch(/^registry\.special-gift\.example\/special-gift\/[a-z-]+@sha256:[0-9a-f]{64}$/);
     expect(overlays.production.filter((object) => ['Secret', 'PersistentVolumeClaim'].includes(object.kind))).toEqual(

@@ -25,6 +25,8 @@ const STATIC_PORT = 8080;
 const API_PORT = 3004;
 /** The host's state agent (docs/releases.md, "The state agent"): a sidecar of each host pod, on loopback. */
 const STATE_AGENT_PORT = 3010;
+/** The gate runner's `GET /health` (gate-runner/src/health.ts; the image's GATE_HEALTH_PORT). */
+const GATE_RUNNER_HEALTH_PORT = 3020;
 
 /**
  * The API's drain (api/src/main.ts), and the pod's timings that must agree with it: the kubelet
@@ -60,6 +62,9 @@ export const RESOURCES = {
   host: { requests: { cpu: '50m', memory: '32Mi' }, limits: { cpu: '500m', memory: '128Mi' } },
   // Not measured yet: a Node process holding one state and answering two small requests per page.
   stateAgent: { requests: { cpu: '25m', memory: '48Mi' }, limits: { memory: '128Mi' } },
+  // The stack's gate-runner container (`podman stats`, 2 Dec): 53 MB idle, 465 MB at most while
+  // Chromium ran the acceptance gate's two runs.
+  gateRunner: { requests: { cpu: '250m', memory: '512Mi' }, limits: { memory: '1Gi' } },
   remote: { requests: { cpu: '20m', memory: '16Mi' }, limits: { cpu: '250m', memory: '64Mi' } },
   postgres: { requests: { cpu: '100m', memory: '128Mi' }, limits: { memory: '512Mi' } },
   // The development stand-in (s3rver): 19-30 MB, at most 7 % of a core around a publish.
@@ -118,6 +123,7 @@ export const imageNames = (remotes: readonly RemoteEntry[]) => [
   'special-gift/host',
   ...remotes.map((remote) => `special-gift/${remote.dir}`),
   'special-gift/api',
+  'special-gift/gate-runner',
 ];
 
 /** The Service names, so every name used below is spelled once. */
@@ -128,7 +134,14 @@ export const SERVICE = {
   postgres: 'postgres',
   s3: 's3',
 } as const;
-export const CONFIG = { host: 'sg-host-config', remote: 'sg-remote-config', api: 'sg-api-config' } as const;
+export const CONFIG = {
+  host: 'sg-host-config',
+  remote: 'sg-remote-config',
+  api: 'sg-api-config',
+  gateRunner: 'sg-gate-runner-config',
+} as const;
+/** The gate runner's Deployment (it serves nothing: no Service). */
+export const GATE_RUNNER = 'gate-runner';
 export const SECRET = 'sg-api-secrets';
 export const POSTGRES_CLAIM = 'sg-postgres-data';
 export const S3_CLAIM = 'sg-s3-data';
@@ -403,6 +416,8 @@ function apiObjects(): KubeObject[] {
                   secret('OPERATOR_TOKEN', true),
                   secret('RELEASE_STATE_KEYS', true),
                   secret('PAGE_TOKEN_KEY', true),
+                  // Unset: rollouts wait at their gates, saying so (docs/rollouts.md).
+                  secret('GATE_RUNNER_TOKEN', true),
                   // The release state's writes (RELEASE_STATE_STORE): the stand-in's keys in
                   // development; in production none here, the platform's credentials for the pod.
                   s3Key('AWS_ACCESS_KEY_ID'),
@@ -452,12 +467,84 @@ function apiObjects(): KubeObject[] {
   ];
 }
 
+/**
+ * The rollouts' gate runner (docs/rollouts.md, "The gate runner"): a Deployment that polls the API
+ * for gate jobs and runs each in headless Chromium against the live host at its public origin, as a
+ * user's browser opens it. A poller rather than a Job per gate: a Job per gate would need the API to
+ * create Jobs, that is rights on the cluster's API, which it has none of. Two runners would be safe
+ * (each gate is claimed with a nonce), one is enough: a gate waits while none runs, never skipped.
+ */
+function gateRunnerObjects(): KubeObject[] {
+  const name = GATE_RUNNER;
+  // Chromium writes its profile and crash reports under $HOME and /tmp (the root is read-only).
+  const writable = emptyDirs({ tmp: '/tmp', home: '/home/node' });
+  return [
+    {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name, labels: labels(name, 'gate-runner') },
+      spec: {
+        replicas: 1,
+        revisionHistoryLimit: 5,
+        selector: { matchLabels: selector(name) },
+        strategy: rollOneAtATime,
+        template: {
+          metadata: { labels: labels(name, 'gate-runner') },
+          spec: {
+            automountServiceAccountToken: false,
+            securityContext: podSecurity(NODE_UID),
+            // A gate cut short is not answered: its claim lapses and another run takes it.
+            terminationGracePeriodSeconds: 10,
+            containers: [
+              {
+                name,
+                image: 'special-gift/gate-runner',
+                imagePullPolicy: 'IfNotPresent',
+                ports: [{ name: 'health', containerPort: GATE_RUNNER_HEALTH_PORT }],
+                envFrom: [{ configMapRef: { name: CONFIG.gateRunner } }],
+                env: [
+                  { name: 'GATE_HEALTH_PORT', value: String(GATE_RUNNER_HEALTH_PORT) },
+                  // Required: without its credential it cannot claim a gate.
+                  {
+                    name: 'GATE_RUNNER_TOKEN',
+                    valueFrom: { secretKeyRef: { name: SECRET, key: 'GATE_RUNNER_TOKEN' } },
+                  },
+                ],
+                // Ready (so a roll of this Deployment goes on) once it has polled the API; 503 while
+                // it has not reached the API for a minute, restarted after three more checks.
+                readinessProbe: {
+                  ...httpGet('/health', 'health'),
+                  periodSeconds: 5,
+                  failureThreshold: 1,
+                  timeoutSeconds: 2,
+                },
+                livenessProbe: {
+                  ...httpGet('/health', 'health'),
+                  initialDelaySeconds: 30,
+                  periodSeconds: 30,
+                  failureThreshold: 3,
+                  timeoutSeconds: 2,
+                },
+                resources: RESOURCES.gateRunner,
+                securityContext: dropEverything,
+                volumeMounts: writable.volumeMounts,
+              },
+            ],
+            volumes: writable.volumes,
+          },
+        },
+      },
+    },
+  ];
+}
+
 /** The base: what every environment runs, by the remotes list. One file per component. */
 export function baseFiles(remotes: readonly RemoteEntry[]): Record<string, KubeObject[]> {
   return {
     'host.yaml': hostObjects(),
     ...Object.fromEntries(remotes.map((remote) => [`${remote.name}.yaml`, remoteObjects(remote)])),
     'api.yaml': apiObjects(),
+    'gate-runner.yaml': gateRunnerObjects(),
   };
 }
 
@@ -508,6 +595,13 @@ export function configMaps(remotes: readonly RemoteEntry[], env: Environment): K
       RELEASE_STATE_STORE: env.releaseStateStore.location,
       AWS_REGION: 'us-east-1',
       ...(env.releaseStateStore.endpoint ? { AWS_ENDPOINT_URL_S3: env.releaseStateStore.endpoint } : {}),
+      // The live host whose build-info.json a rollout's contract gate reads: its Service.
+      ROLLOUT_HOST_URL: `http://${serviceHost(SERVICE.host, env)}:${STATIC_PORT}`,
+    }),
+    configMap(CONFIG.gateRunner, {
+      // Every API replica (the headless Service); the host at the origin users open.
+      API_URL: `http://${serviceHost(SERVICE.api, env)}:${API_PORT}`,
+      GATE_HOST_URL: env.publicOrigin,
     }),
   ];
 }
@@ -556,6 +650,7 @@ function postgresStandIn(env: Environment): KubeObject[] {
         POSTGRES_PASSWORD: password,
         DATABASE_URL: `postgres://special_gift:${password}@${serviceHost(SERVICE.postgres, env)}:5432/special_gift`,
         OPERATOR_TOKEN: 'development-operator-token-not-a-secret',
+        GATE_RUNNER_TOKEN: 'development-gate-runner-token-not-a-secret',
       },
     },
     {

@@ -113,7 +113,7 @@ for (const deployment of deployments.sort((a, b) => rank(a.metadata.name) - rank
     copy,
   ];
   writeFileSync(join(dir, `${name}.yaml`), files.map((object) => stringify(object)).join('---\n'));
-  writeFileSync(join(dir, `${name}.aliases`), aliases.join('\n') + '\n');
+  writeFileSync(join(dir, `${name}.aliases`), aliases.length > 0 ? `${aliases.join('\n')}\n` : '');
   order.push(name);
 }
 writeFileSync(join(dir, 'order'), order.join('\n') + '\n');
