@@ -5,7 +5,7 @@
 // navigation that times out, a page composed without the candidate) is `inconclusive`: the gate
 // then waits for another try, never skipped.
 import { readFileSync } from 'node:fs';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import puppeteer, { type Browser, type HTTPResponse, type Page } from 'puppeteer-core';
 import type { GateJob } from '@special-gift/shared/api';
 import { PAGE_BUILDS_ATTRIBUTE, parsePageBuilds } from '@special-gift/shared/composition';
 import { CHROMIUM_ARGS } from '../../tooling/chromium';
@@ -79,22 +79,24 @@ async function oneRun(browser: Browser, job: GateJob, options: AcceptanceOptions
     await watch(page, record);
 
     const url = new URL(job.route, host).href;
-    let status: number | undefined;
+    let response: HTTPResponse | null;
     try {
-      status = (
-        await page.goto(url, { waitUntil: 'domcontentloaded', timeout: options.navigationTimeoutMs ?? 30_000 })
-      )?.status();
+      response = await page.goto(url, {
+        waitUntil: 'domcontentloaded',
+        timeout: options.navigationTimeoutMs ?? 30_000,
+      });
     } catch (error) {
       throw new NotRun(`${url} could not be loaded: ${describeError(error)}`);
     }
+    const status = response?.status();
     if (status !== undefined && status >= 500) throw new NotRun(`${url} answered ${status}`);
-    // The page names the builds it was composed with. Without the candidate, the preview did not
-    // apply (the host's API answered its snapshot too late, say): the page says nothing of the
-    // candidate, so the run is not made, and the gate waits for another try rather than fail a build
-    // it never saw.
-    record.builds = parsePageBuilds(
-      await page.evaluate((attribute) => document.documentElement.getAttribute(attribute), PAGE_BUILDS_ATTRIBUTE),
-    );
+    // The page names the builds it was composed with, read from the HTML the host sent (no page
+    // code runs for it: a candidate that blocks its page is still judged below). Without the
+    // candidate, the preview did not apply (the host's API answered its snapshot too late, say):
+    // the page says nothing of the candidate, so the run is not made, and the gate waits for
+    // another try rather than fail a build it never saw.
+    const html = (await response?.text().catch(() => '')) ?? '';
+    record.builds = parsePageBuilds(new RegExp(`${PAGE_BUILDS_ATTRIBUTE}="([^"]*)"`).exec(html)?.[1]);
     const mounted = record.builds[job.remote];
     if (mounted !== job.buildId)
       throw new NotRun(

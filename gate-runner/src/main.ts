@@ -108,8 +108,18 @@ async function runCheck(job: GateJob, config: GateRunnerConfig): Promise<GateVer
   }
 }
 
-/** Runs one claimed gate with its claim kept alive, and answers it (a few tries if the API is briefly away). */
-async function runJob(api: GateApi, job: GateJob, config: GateRunnerConfig, log: Log): Promise<void> {
+/**
+ * Runs one claimed gate with its claim kept alive, and answers it (a few tries if the API is briefly
+ * away). Each heartbeat the API takes counts as reaching it (`/health`): a long gate is no outage.
+ * Returns the outcome it sent, if any.
+ */
+async function runJob(
+  api: GateApi,
+  job: GateJob,
+  config: GateRunnerConfig,
+  liveness: Liveness,
+  log: Log,
+): Promise<GateVerdict['outcome'] | undefined> {
   const name = `${job.gate} of ${job.remote} ${job.buildId} (rollout ${job.rolloutId})`;
   log(`running the ${name}`);
   // A third of the claim's remaining time between heartbeats: two may fail before it lapses.
@@ -117,10 +127,15 @@ async function runJob(api: GateApi, job: GateJob, config: GateRunnerConfig, log:
   const every = Math.min(30_000, Math.max(1_000, Number.isFinite(untilDeadline) ? untilDeadline / 3 : 10_000));
   let gone = false;
   const heartbeat = setInterval(() => {
-    api.heartbeat(job).catch((error: unknown) => {
-      if (error instanceof GateJobGone) gone = true;
-      log(`heartbeat of the ${name}: ${(error as Error).message}`);
-    });
+    api.heartbeat(job).then(
+      () => {
+        liveness.lastPollOkAt = Date.now();
+      },
+      (error: unknown) => {
+        if (error instanceof GateJobGone) gone = true;
+        log(`heartbeat of the ${name}: ${(error as Error).message}`);
+      },
+    );
   }, every);
   let verdict: GateVerdict;
   try {
@@ -131,16 +146,16 @@ async function runJob(api: GateApi, job: GateJob, config: GateRunnerConfig, log:
   log(`the ${name}: ${verdict.outcome}: ${verdict.reason}`);
   if (gone) {
     log(`the ${name} was given to another claim meanwhile: its result is not sent`);
-    return;
+    return undefined;
   }
   for (let attempt = 1; ; attempt++) {
     try {
       await api.result(job, verdict);
-      return;
+      return verdict.outcome;
     } catch (error) {
       if (error instanceof GateJobGone || !(error instanceof GateApiError) || attempt === 3) {
         log(`the result of the ${name} was not recorded: ${(error as Error).message}`);
-        return;
+        return undefined;
       }
       await new Promise((resolve) => setTimeout(resolve, attempt * 2_000));
     }
@@ -170,8 +185,10 @@ export async function pollGates(
       lastProblem = problem;
       job = null;
     }
-    if (job) await runJob(api, job, config, log);
-    else await sleep(config.pollSeconds * 1000, signal);
+    // After an inconclusive answer the same gate is pending again, and the oldest: a pause before
+    // the next claim, so a host or API that cannot be checked now is not asked back to back.
+    const outcome = job ? await runJob(api, job, config, liveness, log) : undefined;
+    if (!job || outcome === 'inconclusive') await sleep(config.pollSeconds * 1000, signal);
   }
 }
 
