@@ -1,7 +1,7 @@
 # The rollouts' gate runner (docs/rollouts.md, "The gate runner"), built from the repo root:
 #   docker build -f deploy/gate-runner.Dockerfile .
-# Debian's Chromium, headless, and the runner's bundle, run by the unprivileged `node` user with
-# Node as PID 1: SIGTERM reaches the runner itself, which stops its poll and exits.
+# Debian's Chromium, headless, and the runner's bundle, run by the unprivileged `node` user under
+# tini, which passes SIGTERM to the runner: it stops its poll and exits.
 FROM node:24-bookworm-slim AS build
 WORKDIR /repo
 COPY package.json package-lock.json .npmrc ./
@@ -31,9 +31,10 @@ RUN npm run build -w gate-runner
 
 FROM node:24-bookworm-slim
 # Chromium from Debian's archive (the build Debian's security team patches, as on the machines
-# that run the suite), a font for its pages, and socat for GATE_LOCAL_FORWARDS (compose only).
+# that run the suite), a font for its pages, socat for GATE_LOCAL_FORWARDS (compose only), and
+# tini as PID 1: it reaps the processes Chromium leaves behind, which Node does not.
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends chromium fonts-liberation socat \
+    && apt-get install -y --no-install-recommends chromium fonts-liberation socat tini \
     && rm -rf /var/lib/apt/lists/* /var/cache/apt/*
 WORKDIR /repo
 ENV NODE_ENV=production
@@ -56,5 +57,6 @@ COPY --from=build /repo/gate-runner/dist gate-runner/dist
 COPY deploy/gate-runner-entrypoint.sh /usr/local/bin/gate-runner-entrypoint.sh
 ENV CHROMIUM_PATH=/usr/bin/chromium GATE_HEALTH_PORT=3020
 USER node
-ENTRYPOINT ["gate-runner-entrypoint.sh"]
+# -s: still the reaper when a runtime's own init runs first (compose's `init: true`).
+ENTRYPOINT ["/usr/bin/tini", "-s", "--", "gate-runner-entrypoint.sh"]
 CMD ["node", "gate-runner/dist/gate-runner.js"]

@@ -99,6 +99,21 @@ test.describe('the development overlay played by Podman', () => {
     const log = await podman('logs', runner);
     expect(log).toContain('polling http://api.special-gift-dev.svc.cluster.local:3004 every 5 s');
     expect(log).toMatch(/Chromium \/usr\/bin\/chromium/);
+    // And it reaches the site at the origins a developer's browser opens (its forwards to the
+    // Services): the host's config.json, and the signup entry that names.
+    const reached = await podman(
+      'exec',
+      runner,
+      'node',
+      '-e',
+      `(async () => {
+        const host = process.env.GATE_HOST_URL;
+        const entry = (await (await fetch(host + '/config.json')).json()).remotes.signup;
+        const answer = await fetch(new URL(entry, host));
+        process.stdout.write(host + ' ' + entry + ' ' + answer.status);
+      })().catch((error) => process.stdout.write('failed: ' + error));`,
+    );
+    expect(reached).toMatch(/^http:\/\/localhost:\d+ http:\/\/localhost:\d+\/remoteEntry\.js 200$/);
   });
 
   test('a person signs up in the browser: composed, hydrated, stored in the PostgreSQL pod', async ({ page }) => {

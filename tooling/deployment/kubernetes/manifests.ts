@@ -92,6 +92,12 @@ export interface Environment {
   readonly realIpFrom?: string;
   readonly cookieSecure: boolean;
   /**
+   * The public origins are this machine's `localhost` ports (`kubectl port-forward`): the gate
+   * runner's pod forwards each on its own 127.0.0.1 to the Service behind it (GATE_LOCAL_FORWARDS),
+   * so its Chromium opens the origins a developer's browser opens.
+   */
+  readonly localOrigins?: boolean;
+  /**
    * The object store's base of the builds, read anonymously (each remote's BUILDS_ORIGIN is
    * <base>/<remote>, issue 27); none: the remotes serve /builds/ from their image.
    */
@@ -184,8 +190,8 @@ const podSecurity = (uid: number) => ({
   runAsGroup: uid,
   seccompProfile: { type: 'RuntimeDefault' },
 });
-const emptyDirs = (mounts: Record<string, string>) => ({
-  volumes: Object.keys(mounts).map((name) => ({ name, emptyDir: { sizeLimit: '64Mi' } })),
+const emptyDirs = (mounts: Record<string, string>, sizeLimit = '64Mi') => ({
+  volumes: Object.keys(mounts).map((name) => ({ name, emptyDir: { sizeLimit } })),
   volumeMounts: Object.entries(mounts).map(([name, mountPath]) => ({ name, mountPath })),
 });
 const httpGet = (path: string, port: string | number = 'http') => ({ httpGet: { path, port } });
@@ -476,8 +482,9 @@ function apiObjects(): KubeObject[] {
  */
 function gateRunnerObjects(): KubeObject[] {
   const name = GATE_RUNNER;
-  // Chromium writes its profile and crash reports under $HOME and /tmp (the root is read-only).
-  const writable = emptyDirs({ tmp: '/tmp', home: '/home/node' });
+  // Chromium writes its profile and crash reports under $HOME and /tmp (the root is read-only),
+  // and its shared memory too (--disable-dev-shm-usage): room for a page's, as for its memory.
+  const writable = emptyDirs({ tmp: '/tmp', home: '/home/node' }, '512Mi');
   return [
     {
       apiVersion: 'apps/v1',
@@ -504,7 +511,8 @@ function gateRunnerObjects(): KubeObject[] {
                 envFrom: [{ configMapRef: { name: CONFIG.gateRunner } }],
                 env: [
                   { name: 'GATE_HEALTH_PORT', value: String(GATE_RUNNER_HEALTH_PORT) },
-                  // Required: without its credential it cannot claim a gate.
+                  // Required: without its credential it cannot claim a gate, and its pod does not
+                  // start (CreateContainerConfigError, naming the key) until the Secret has it.
                   {
                     name: 'GATE_RUNNER_TOKEN',
                     valueFrom: { secretKeyRef: { name: SECRET, key: 'GATE_RUNNER_TOKEN' } },
@@ -602,6 +610,16 @@ export function configMaps(remotes: readonly RemoteEntry[], env: Environment): K
       // Every API replica (the headless Service); the host at the origin users open.
       API_URL: `http://${serviceHost(SERVICE.api, env)}:${API_PORT}`,
       GATE_HOST_URL: env.publicOrigin,
+      ...(env.localOrigins
+        ? {
+            GATE_LOCAL_FORWARDS: [
+              [env.publicOrigin, SERVICE.host] as const,
+              ...remotes.map((remote) => [env.remoteOrigin(remote), remote.name] as const),
+            ]
+              .map(([origin, name]) => `${new URL(origin).port}=${serviceHost(name, env)}:${STATIC_PORT}`)
+              .join(' '),
+          }
+        : {}),
     }),
   ];
 }
@@ -794,6 +812,7 @@ export function environments(remotes: readonly RemoteEntry[], productionDigests:
     remoteOrigin: (remote) => `http://localhost:${remote.localPort}`,
     signUpsPerMinute: 600,
     cookieSecure: false,
+    localOrigins: true,
     // The remotes run their images' own builds until a team releases one.
     requireIntegrity: false,
     // The stand-in's bucket (s3StandIn), by the Service's fully qualified name.

@@ -6,7 +6,8 @@
  *   names its Services give it on a cluster (short and fully qualified), which the play gives the
  *   pods as network aliases, since Podman ignores Services;
  * - <name>.configmap.yaml: each ConfigMap (passed with --configmap), with the development origins
- *   (localhost:3000-3003, through `kubectl port-forward`) swapped for the play's published ports,
+ *   (localhost:3000-3003, through `kubectl port-forward`) swapped for the play's published ports
+ *   (and the gate runner's forwards of them),
  *   and the sign-up limits raised as the compose stack's tests raise them;
  * - <secret>.json: each Secret's data as `podman secret create` takes it for secretKeyRef;
  * - order: the Deployments, dependencies first (but the object store after the remotes);
@@ -49,7 +50,15 @@ for (const map of objects.filter((object) => object.kind === 'ConfigMap')) {
   const data = Object.entries(map.data as Record<string, string>).map(([key, value]) => [
     key,
     // The tests sign up far more often than one person would (as in tooling/containers/stack.sh).
-    /^SIGN_UPS?_(RATE_)?PER_MINUTE$/.test(key) ? '600000' : swapOrigins(value),
+    /^SIGN_UPS?_(RATE_)?PER_MINUTE$/.test(key)
+      ? '600000'
+      : key === 'GATE_LOCAL_FORWARDS'
+        ? // The gate runner's forwards listen on the origins' ports: the play's, as the origins are.
+          value.replace(
+            /(^|\s)(30\d\d)=/g,
+            (_match, space: string, port: string) => `${space}${base + Number(port) - 3000}=`,
+          )
+        : swapOrigins(value),
   ]);
   writeFileSync(
     join(dir, `${map.metadata.name}.configmap.yaml`),
