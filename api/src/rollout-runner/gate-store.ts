@@ -104,6 +104,8 @@ export interface Claimed {
 /**
  * The oldest pending gate of an active rollout whose earlier gates passed, now `running` under
  * `nonce` until `expiresAt`; null when there is none. SKIP LOCKED: two gate runners never get the same.
+ * Fewest attempts first: a gate that keeps coming back inconclusive (its host composing without the
+ * candidate, say) waits behind younger rollouts' gates instead of holding the runner.
  */
 export async function claimGate(
   tx: Queryable,
@@ -116,7 +118,7 @@ export async function claimGate(
         AND NOT EXISTS (SELECT 1 FROM rollout_gates e WHERE e.rollout_id = g.rollout_id
           AND array_position(ARRAY['contract', 'integrity', 'acceptance'], e.gate) < array_position(ARRAY['contract', 'integrity', 'acceptance'], g.gate)
           AND e.state <> 'passed')
-      ORDER BY r.started_at, r.id LIMIT 1
+      ORDER BY g.attempts, r.started_at, r.id LIMIT 1
       FOR UPDATE OF g SKIP LOCKED`,
     [environment],
   );

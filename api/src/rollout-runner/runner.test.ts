@@ -279,6 +279,52 @@ describe.each(testEngines())('the rollout runner on %s', (engine) => {
     expect(await history()).toEqual([`release ${LIVE} 0 operator`]);
   });
 
+  it('gives a younger rollout’s gate its turn while an older one’s comes back inconclusive', async () => {
+    const a = runner();
+    const older = await start();
+    // intro's rollout, a second younger: its own live build and candidate.
+    await publish(server.db, LIVE, { remote: 'intro' });
+    await publish(server.db, CANDIDATE, { remote: 'intro' });
+    const released = await call('POST', '/v1/releases/remotes/intro/actions', OPERATOR, {
+      action: 'release',
+      buildId: LIVE,
+      expectedRevision: 0,
+    });
+    expect(released.status).toBe(200);
+    clock.advance(1);
+    const younger = await call<Rollout>('POST', '/v1/rollouts', OPERATOR, {
+      remote: 'intro',
+      buildId: CANDIDATE,
+      plan: TEST_PLAN,
+      reason: 'ship intro too',
+    });
+    expect(younger.status).toBe(201);
+    await a.tick(); // both contracts, both integrity pre-checks
+    const claimed: string[] = [];
+    for (let round = 0; round < 3; round += 1) {
+      const claim = await call<GateJob>('POST', '/v1/rollouts/gate-jobs/claim', GATE_TOKEN);
+      expect(claim.status).toBe(200);
+      claimed.push(`${claim.body.remote} ${claim.body.gate}`);
+      // The gate runner could not tell (the page was composed without the candidate, say).
+      const answered = await call(
+        'POST',
+        `/v1/rollouts/gate-jobs/${claim.body.rolloutId}/${claim.body.gate}/result`,
+        GATE_TOKEN,
+        {
+          nonce: claim.body.nonce,
+          outcome: 'inconclusive',
+          reason: 'could not tell',
+          detail: {},
+        },
+      );
+      expect(answered.status).toBe(200);
+    }
+    // Oldest first among gates tried as often; one tried more waits behind one tried less.
+    expect(claimed).toEqual(['signup integrity', 'intro integrity', 'signup integrity']);
+    expect((await detail(older.id)).gates[1]).toMatchObject({ state: 'pending', attempts: 2 });
+    expect((await detail(younger.body.id)).gates[1]).toMatchObject({ state: 'pending', attempts: 1 });
+  });
+
   it('ends when someone aborts by hand, and refuses a hand canary meanwhile', async () => {
     const a = runner();
     const rollout = await start();

@@ -59,19 +59,20 @@ export function testClock(start = T0) {
 
 const INTEGRITY = { 'remoteEntry.js': `sha384-${'A'.repeat(64)}` };
 
-/** Publishes builds of signup straight into the registry (contract 1.0.0 unless said). */
+/** Publishes a build of a remote (signup unless said) straight into the registry (contract 1.0.0 unless said). */
 export async function publish(
   db: Queryable,
   buildId: string,
-  { shared = '1.0.0' as string | null, integrity = INTEGRITY as object | null } = {},
+  { shared = '1.0.0' as string | null, integrity = INTEGRITY as object | null, remote = 'signup' } = {},
 ) {
   await db.query(
     `INSERT INTO release_builds (remote, build_id, contract_major, files, bytes, published_by, integrity, shared_versions)
-     VALUES ('signup', $1, 1, 1, 100, 'test', $2, $3)`,
+     VALUES ($4, $1, 1, 1, 100, 'test', $2, $3)`,
     [
       buildId,
       integrity === null ? null : JSON.stringify(integrity),
       shared === null ? null : JSON.stringify({ '@special-gift/shared': shared }),
+      remote,
     ],
   );
 }
