@@ -21,6 +21,18 @@ print_step_times() {
   printf '\n== Time per step (%d s in all)\n' "$SECONDS"
   printf '%s\n' "${step_times[@]}"
 }
+# The browser, stack and kube tests that failed (e2e/support/slowest-reporter.ts), printed last:
+# CI keeps only the tail of the output, and a failed stack run prints its containers' logs after
+# Playwright's own report.
+SG_FAILURE_SUMMARY=$(mktemp)
+export SG_FAILURE_SUMMARY
+print_failures() {
+  if [ -s "$SG_FAILURE_SUMMARY" ]; then
+    printf '\n== The tests that failed, with the head of each error (their whole report is above)\n'
+    cat "$SG_FAILURE_SUMMARY"
+  fi
+  rm -f "$SG_FAILURE_SUMMARY"
+}
 
 # Chromium for the browser tests, nginx to serve the builds exactly as the images do,
 # docker-compose to validate docker-compose.yml (there is no Docker engine to run it).
@@ -69,7 +81,7 @@ fi
 # A throwaway PostgreSQL cluster on loopback for the API's tests (TEST_DATABASE_URL); stopped and
 # deleted on any exit, failure included.
 source tooling/postgres/throwaway-cluster.sh
-trap 'stop_throwaway_postgres; print_step_times' EXIT
+trap 'stop_throwaway_postgres; print_step_times; print_failures' EXIT
 step "PostgreSQL for the API tests"; start_throwaway_postgres
 
 # Lint and the type-check at once: each is mostly one core's work. The type-check's output is

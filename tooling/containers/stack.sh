@@ -51,11 +51,21 @@ cleanup() {
   [ -z "$child" ] || kill -TERM -- "-$child" 2>/dev/null || true
   local filter="label=io.podman.compose.project=$SG_STACK_PROJECT"
   # A failed run keeps what the proxy and the API said, before their containers go.
+  # Each container's whole log goes to test-results/stack/logs/; printed are the last lines of the
+  # host, its state agent and the API replicas (their errors first), kept short: CI keeps only the
+  # tail of the output, where verify prints the failed tests last.
   if [ "$status" -ne 0 ]; then
-    step "The last log lines of the host and the API replicas (the run failed)"
-    for name in $(podman ps -a --filter "$filter" --format '{{.Names}}' | grep -E '_(host|api)_[0-9]+$'); do
-      printf -- '-- %s --\n' "$name"
-      podman logs --tail 40 "$name" 2>&1 | cut -c1-400 || true
+    step "The last log lines of the host, its state agent and the API replicas (the run failed)"
+    local logs=test-results/stack/logs
+    mkdir -p "$logs"
+    for name in $(podman ps -a --filter "$filter" --format '{{.Names}}'); do
+      podman logs "$name" >"$logs/$name.log" 2>&1 || true
+    done
+    for name in $(podman ps -a --filter "$filter" --format '{{.Names}}' | grep -E '_(host|state-agent|api)_[0-9]+$'); do
+      printf -- '-- %s: %s lines in %s; the errors among the last 2000, then the last 8 --\n' \
+        "$name" "$(wc -l <"$logs/$name.log")" "$logs/$name.log"
+      tail -n 2000 "$logs/$name.log" | grep -iE 'error|fail|refus|" 5[0-9][0-9] |"status":5[0-9][0-9]' | tail -n 10 | cut -c1-300 || true
+      tail -n 8 "$logs/$name.log" | cut -c1-300
     done
   fi
   step "Removing the stack's containers, network and volume"
