@@ -329,6 +329,19 @@ test('a release during a host roll: every page names one consistent release stat
   }
   const result = await pages.stop(); // already stopped: its counts
   const { counts } = result;
+  // What the new host's nginx said of its snapshot and token subrequests (a name that did not
+  // resolve, an agent that did not answer in time): the first page's state depends on them.
+  const [newHost = ''] = await containers('host');
+  const hostErrors = (await containerLog(newHost, new Date(0).toISOString()))
+    .split('\n')
+    .filter((line) => line.includes('[error]'));
+  console.log(
+    `host roll: the new host's nginx logged ${hostErrors.length} errors; the first: ${hostErrors.slice(0, 3).join(' | ')}`,
+  );
+  console.log(
+    `host roll: pages per state: ${[...states].map(([state, count]) => `${state.split(' | ')[0] || '(none)'} ${count}`).join(', ')}; ` +
+      `the new host's first: ${first?.builds || '(none)'}`,
+  );
   console.log(
     `host roll: ${counts.served} pages served in ${states.size} states (${[...states.values()].join(' + ')}), ` +
       `${counts.serverErrors} 5xx, ${counts.otherStatus} other statuses, ${counts.failed} failed, ` +
