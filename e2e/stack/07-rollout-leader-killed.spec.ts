@@ -3,11 +3,12 @@
 // is at its first step; the other replica takes the lease over and finishes the rollout, every
 // step applied once, on signed page views from real pages. The gates run in the stack's own
 // gate-runner service (its image's Chromium), as they would in any deployment of the stack.
-import { appendFileSync, cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import type { Rollout } from '@special-gift/shared/api';
+import { distWithAppendedEntry } from '../support/build-variant';
 import { CANARY_BUCKET, LIVE_BUCKET, Visitors } from '../support/page-views';
 import {
   candidateMoves,
@@ -79,10 +80,12 @@ test('the leading API replica killed at a rollout step: the other replica takes 
   test.setTimeout(480_000);
   const live = publishSignup('remote-signup/dist');
   releaseTool('release', 'signup', live, '--reason', 'stack rollout test: the live build');
-  const candidateDir = join(scratch, 'candidate');
-  cpSync(join(REPO_ROOT, 'remote-signup', 'dist'), candidateDir, { recursive: true });
-  appendFileSync(join(candidateDir, 'remoteEntry.js'), '\n/* stack rollout test: a good build */\n');
+  const candidateDir = distWithAppendedEntry(
+    join(REPO_ROOT, 'remote-signup', 'dist'),
+    '\n/* stack rollout test: a good build */\n',
+  );
   const candidate = publishSignup(candidateDir);
+  rmSync(candidateDir, { recursive: true, force: true });
   const planFile = join(scratch, 'plan.json');
   writeFileSync(planFile, JSON.stringify(JOURNEY_PLAN));
 

@@ -1,13 +1,13 @@
 // The rest of issue 40's fault matrix on the compose stack (06 has both API replicas down and a
 // host restarted meanwhile): the object store down, a tampered release state in the bucket, and
 // PostgreSQL restarted, each under a steady load of page views (and sign-ups where they matter).
-import { appendFileSync, cpSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { expect, test, type Browser } from '@playwright/test';
 import { s3ClientConfig } from '@special-gift/shared/builds';
 import { stateKeys } from '@special-gift/shared/release-state';
+import { distWithAppendedEntry } from '../support/build-variant';
 import {
   onBuild,
   pageView,
@@ -275,9 +275,10 @@ test('a release during a host roll: every page names one consistent release stat
   const [oldAgent] = await containers('state-agent');
   if (!oldHost || !oldAgent) throw new Error('no host or state-agent container');
   // The release in this row: another build of signup (its entry one comment longer).
-  const dist = mkdtempSync(join(tmpdir(), 'sg-host-roll-'));
-  cpSync(join(REPO_ROOT, 'remote-signup', 'dist'), dist, { recursive: true });
-  appendFileSync(join(dist, 'remoteEntry.js'), '\n/* stack test: a release during a host roll */\n');
+  const dist = distWithAppendedEntry(
+    join(REPO_ROOT, 'remote-signup', 'dist'),
+    '\n/* stack test: a release during a host roll */\n',
+  );
   const next = publishSignup(dist);
   rmSync(dist, { recursive: true, force: true });
 

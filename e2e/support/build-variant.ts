@@ -1,7 +1,19 @@
 import { execFileSync } from 'node:child_process';
-import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../../tooling/serve/local-topology';
+
+/**
+ * A copy of a remote's built `dist` in a new temporary folder, with `code` appended to its
+ * remoteEntry.js: another build id with the same screen, no build run. The caller removes it.
+ */
+export function distWithAppendedEntry(dist: string, code: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'sg-build-'));
+  cpSync(dist, dir, { recursive: true });
+  appendFileSync(join(dir, 'remoteEntry.js'), code);
+  return dir;
+}
 
 /**
  * Builds a changed copy of a remote, as its team would after editing it: the remote's folder is

@@ -2,14 +2,13 @@
 // release tool starts a rollout; the API's runner takes it through its gates (the acceptance run
 // in the gate runner's own Chromium, through a preview no visitor gets) and its steps, judged on
 // signed page views from real pages; nobody advances or rolls back by hand.
-import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import type { Page } from '@playwright/test';
 import type { Rollout } from '@special-gift/shared/api';
 import { expectNoViolations } from '../support/axe';
-import { buildRemoteVariant, removeRemoteVariant } from '../support/build-variant';
+import { buildRemoteVariant, distWithAppendedEntry, removeRemoteVariant } from '../support/build-variant';
 import { expect, test } from '../support/fixtures';
 import { startGateRunner, stopGateRunner } from '../support/gate-runner';
 import { distOf, subrequestErrors } from '../support/nginx';
@@ -44,10 +43,8 @@ const scratch: string[] = [];
 
 /** A copy of this checkout's sign-up build with `code` appended to its entry: a new build id. */
 function withAppendedEntry(code: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'sg-rollout-'));
+  const dir = distWithAppendedEntry(distOf('signup'), code);
   scratch.push(dir);
-  cpSync(distOf('signup'), dir, { recursive: true });
-  appendFileSync(join(dir, 'remoteEntry.js'), code);
   return dir;
 }
 
