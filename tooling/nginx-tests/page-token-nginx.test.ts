@@ -28,6 +28,7 @@ let api: Server;
 let nginx: RunningNginx;
 let behindProxy: RunningNginx;
 let limited: RunningNginx;
+let unlimited: RunningNginx;
 let keyless: RunningNginx;
 let rotating: RunningNginx;
 /** What reached the stand-in API other than the snapshot: nothing, for a token. */
@@ -54,11 +55,12 @@ beforeAll(async () => {
     res.writeHead(404).end();
   });
   await new Promise<void>((resolve) => api.listen(apiPort, '127.0.0.1', resolve));
-  [nginx, behindProxy, limited, keyless, rotating] = await Promise.all([
+  [nginx, behindProxy, limited, unlimited, keyless, rotating] = await Promise.all([
     hostNginx(apiPort),
     // The same host behind a proxy it trusts (an Ingress controller on loopback here).
     hostNginx(apiPort, { REAL_IP_FROM: '127.0.0.1,::1' }),
     hostNginx(apiPort, { PAGE_TOKENS_PER_MINUTE: String(PER_MINUTE) }),
+    hostNginx(apiPort, { PAGE_TOKENS_PER_MINUTE: '0' }),
     hostNginx(apiPort, { PAGE_TOKEN_KEY: '' }),
     // During a rotation: the new key first (it signs), the old one still verifying.
     hostNginx(apiPort, { PAGE_TOKEN_KEY: `${NEXT_KEY},${KEY}` }),
@@ -66,7 +68,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const running of [nginx, behindProxy, limited, keyless, rotating]) running?.stop();
+  for (const running of [nginx, behindProxy, limited, unlimited, keyless, rotating]) running?.stop();
   dns?.close();
   api?.closeAllConnections();
   await new Promise((resolve) => api?.close(resolve));
@@ -141,6 +143,9 @@ it("gives a preview cookie's page no token (its builds are not its bucket's)", a
 });
 
 it(`gives one address ${PER_MINUTE} tokens a minute, then serves its pages in full without one`, async () => {
+  // A preview's pages first: refused before the limit, they spend none of it.
+  for (let count = 0; count < PER_MINUTE; count += 1)
+    expect((await page('sg_bucket=7; sg_preview=x', { via: limited })).token).toBe('');
   const pages = [];
   for (let count = 0; count <= PER_MINUTE; count += 1) pages.push(await page('sg_bucket=7', { via: limited }));
   expect(pages.map(({ status }) => status)).toEqual(Array<number>(PER_MINUTE + 1).fill(200));
@@ -150,6 +155,13 @@ it(`gives one address ${PER_MINUTE} tokens a minute, then serves its pages in fu
   const past = pages[PER_MINUTE];
   expect(past?.token).toBe('');
   expect(past?.body).toMatch(/<div id="root">.*<\/html>$/s);
+});
+
+it('gives one address a token for every page with PAGE_TOKENS_PER_MINUTE=0 (no limit, as the API)', async () => {
+  const tokens = [];
+  for (let count = 0; count < 70; count += 1) tokens.push((await page('sg_bucket=7', { via: unlimited })).token);
+  expect(tokens.filter((token) => apiCheck(token, '127.0.0.1') === 'signed')).toHaveLength(70);
+  expect(new Set(tokens).size).toBe(70);
 });
 
 it('signs no page without a key (tokens off), and still serves it', async () => {
