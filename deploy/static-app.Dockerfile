@@ -40,7 +40,10 @@ ENV APP_KIND=${APP_KIND} \
     STATIC_ROOT=/usr/share/nginx/html
 # /srv/builds: a remote's folder of the build store is mounted there (docs/releases.md).
 RUN rm -f /etc/nginx/conf.d/default.conf /usr/share/nginx/html/* && mkdir -p /srv/builds
+# The main config: the official one plus njs and `env PAGE_TOKEN_KEY` (the host mints page tokens).
+COPY deploy/nginx/nginx.conf /etc/nginx/nginx.conf
 COPY deploy/nginx/snippets /etc/nginx/snippets
+COPY deploy/nginx/njs /etc/nginx/njs
 COPY deploy/nginx/${APP_KIND}.conf.template /etc/nginx/templates/default.conf.template
 # Executable: the image's entrypoint ignores (with a log line) any .envsh that is not.
 COPY --chmod=0755 deploy/nginx/entrypoint/15-runtime-config.envsh /docker-entrypoint.d/15-runtime-config.envsh

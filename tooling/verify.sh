@@ -45,6 +45,8 @@ command -v WebKitWebDriver >/dev/null 2>&1 || missing+=(webkit2gtk-driver)
 command -v xvfb-run >/dev/null 2>&1 || missing+=(xvfb)
 command -v xauth >/dev/null 2>&1 || missing+=(xauth) # xvfb-run needs it; xvfb does not depend on it
 command -v nginx >/dev/null 2>&1 || missing+=(nginx-light)
+# njs, with which the host's nginx mints page tokens (deploy/nginx/njs/; the nginx tests load it).
+[ -e /usr/lib/nginx/modules/ngx_http_js_module.so ] || missing+=(libnginx-mod-http-js)
 command -v docker-compose >/dev/null 2>&1 || missing+=(docker-compose)
 # kubectl for its kustomize (Debian's kubernetes-client if none is installed), catatonit for the
 # pods' infra container that `podman kube play` starts (tooling/deployment/kubernetes/).

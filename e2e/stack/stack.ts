@@ -44,8 +44,8 @@ export function defaultServices(): string[] {
  * - The host believes X-Forwarded-For from this machine (podman's bridges, 10.89.0.0/16), as
  *   from a load balancer: the rollout test's phones each come from their own network.
  * - `SG_STACK_RELEASE_STATE=api` (a measurement, never part of verify): the host asks the API for
- *   each page's snapshot and token, as before the state agent, to run the fault matrix on the
- *   earlier design (docs/operations.md).
+ *   each page's snapshot, as before the state agent, to run the fault matrix on the earlier design
+ *   (docs/operations.md); the page's token is nginx's own either way.
  * `host`: more of the host's settings, for a test that starts a host of its own (a roll).
  * Returns the file's path.
  */

@@ -43,6 +43,9 @@ export function containerEnv(app: StaticApp, overrides: Record<string, string> =
     FRAGMENT_CACHE_DIR: join(prefixOf(app), 'tmp', 'fragments'),
     // The suite signs up far more often than one person would.
     SIGN_UP_RATE_PER_MINUTE: '6000',
+    // Every page the suite loads comes from one address; the per-address limit is tested in
+    // tooling/nginx-tests/page-token-nginx.test.ts.
+    PAGE_TOKENS_PER_MINUTE: '0',
     // The benchmark's baseline is the app before the offline worker (it has no worker script).
     ...(app === 'monolith' ? { SERVICE_WORKER: 'off' } : {}),
     ...overrides,
@@ -85,6 +88,7 @@ export function prepareNginx(app: StaticApp, overrides: Record<string, string> =
   rmSync(prefix, { recursive: true, force: true });
   for (const dir of ['logs', 'tmp', 'conf.d']) mkdirSync(join(prefix, dir), { recursive: true });
   cpSync(join(DEPLOY, 'snippets'), join(prefix, 'snippets'), { recursive: true });
+  cpSync(join(DEPLOY, 'njs'), join(prefix, 'njs'), { recursive: true });
 
   rmSync(wwwRoot(app), { recursive: true, force: true });
   deployBuild(app, DIST[app]);
@@ -95,13 +99,16 @@ export function prepareNginx(app: StaticApp, overrides: Record<string, string> =
   );
   writeFileSync(join(prefix, 'conf.d', 'app.conf'), renderTemplate(template, env));
 
-  // The image's own nginx.conf does the same: mime types, then conf.d/*.conf inside http {}.
+  // The image's own nginx.conf (deploy/nginx/nginx.conf) does the same: njs and the page-token key
+  // from the environment, mime types, then conf.d/*.conf inside http {}.
   const temp = (name: string) => `${name}_temp_path ${join(prefix, 'tmp', name)};`;
   writeFileSync(
     join(prefix, 'nginx.conf'),
     [
       process.getuid?.() === 0 ? 'user root;' : '',
       'daemon off;',
+      'load_module /usr/lib/nginx/modules/ngx_http_js_module.so;',
+      'env PAGE_TOKEN_KEY;',
       'worker_processes 1;',
       `pid ${join(prefix, 'logs', 'nginx.pid')};`,
       `error_log ${join(prefix, 'logs', 'error.log')} warn;`,
@@ -122,8 +129,8 @@ export function prepareNginx(app: StaticApp, overrides: Record<string, string> =
 
 /**
  * The lines of an app's nginx error log (since its last restart) that name a failed `subrequest`:
- * `/_sg_page_token` for a page that went without its token (the 150 ms bound passed, the API refused
- * the connection), which nginx logs; a token the API refused with its 204 logs nothing.
+ * `/_sg_page_token` for a page that went without its token because it failed (nginx signs it itself:
+ * an njs error); a page refused one (past the limit, a preview, no key) logs nothing at this level.
  */
 export function subrequestErrors(app: StaticApp, subrequest: string): string[] {
   const file = join(prefixOf(app), 'logs', 'error.log');

@@ -4,7 +4,15 @@ import { createConnection } from 'node:net';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../../tooling/serve/local-topology';
 import { nginxCommand, prepareNginx } from './nginx';
-import { API_DATA_DIR, BUILD_STORE_DIR, E2E_OPERATOR_TOKEN, E2E_PORTS, STATE_DIR, type AppName } from './topology';
+import {
+  API_DATA_DIR,
+  BUILD_STORE_DIR,
+  E2E_OPERATOR_TOKEN,
+  E2E_PAGE_TOKEN_KEY,
+  E2E_PORTS,
+  STATE_DIR,
+  type AppName,
+} from './topology';
 
 const pidFile = (app: AppName) => join(STATE_DIR, `${app}.pid`);
 
@@ -26,6 +34,7 @@ function commandFor(app: AppName): { command: string; args: string[]; cwd: strin
         PAGE_TOKENS_PER_MINUTE: '0',
         TELEMETRY_BATCHES_PER_MINUTE: '0',
         OPERATOR_TOKEN: E2E_OPERATOR_TOKEN,
+        PAGE_TOKEN_KEY: E2E_PAGE_TOKEN_KEY,
         // The release state beside the builds, as `npm run up` writes it (tests/release-state.spec.ts).
         RELEASE_STATE_STORE: BUILD_STORE_DIR,
         // The settings a spec restarted the API with (restartApi), as an operator's redeploy sets them.
@@ -33,7 +42,8 @@ function commandFor(app: AppName): { command: string; args: string[]; cwd: strin
       },
     };
   }
-  return { ...nginxCommand(app), cwd: REPO_ROOT, env: process.env };
+  // The host's nginx signs page tokens with the API's key (its nginx.conf's `env PAGE_TOKEN_KEY`).
+  return { ...nginxCommand(app), cwd: REPO_ROOT, env: { ...process.env, PAGE_TOKEN_KEY: E2E_PAGE_TOKEN_KEY } };
 }
 
 /** Whether something accepts connections on the port (loopback). */

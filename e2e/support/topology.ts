@@ -35,6 +35,8 @@ export const API_DATA_DIR = join(STATE_DIR, 'api-data');
 export const BUILD_STORE_DIR = join(STATE_DIR, 'builds');
 /** The operator token the suite's API is started with (releases, the field report). */
 export const E2E_OPERATOR_TOKEN = 'e2e-operator-token-0123456789abcdefghijklmnop';
+/** The page tokens' key (docs/telemetry.md): the host's nginx signs with it, the API verifies. */
+export const E2E_PAGE_TOKEN_KEY = 'e2e-page-token-key-0123456789abcdefghijklmnop';
 
 export type AppName = 'host' | RemoteName | 'api' | 'monolith';
 export const APPS: readonly AppName[] = ['api', ...REMOTES.map((remote) => remote.name), 'host', 'monolith'];

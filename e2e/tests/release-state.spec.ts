@@ -12,7 +12,7 @@ import { distOf } from '../support/nginx';
 import { buildsInHtml, publish, release } from '../support/releases';
 import { isPortOpen, stopApp } from '../support/servers';
 import { restoreSuiteState } from '../support/suite-state';
-import { API_URL, BUILD_STORE_DIR, E2E_OPERATOR_TOKEN, E2E_PORTS } from '../support/topology';
+import { API_URL, BUILD_STORE_DIR, E2E_OPERATOR_TOKEN, E2E_PAGE_TOKEN_KEY, E2E_PORTS } from '../support/topology';
 import { expect, test } from '../support/fixtures';
 
 /**
@@ -43,7 +43,7 @@ function startHost(): Promise<Server> {
       keys: [localStateKey(E2E_OPERATOR_TOKEN, hmacBase64url)],
     }),
     signPageToken: createPageTokenSigner({
-      keys: pageTokenKeys(undefined, E2E_OPERATOR_TOKEN, hmacBytes),
+      keys: pageTokenKeys(E2E_PAGE_TOKEN_KEY, E2E_OPERATOR_TOKEN, hmacBytes),
       environment: 'production',
       perMinute: 0,
     }),

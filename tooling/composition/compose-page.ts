@@ -154,7 +154,7 @@ export function createPageComposer(options: PageComposerOptions) {
         preview ? fromApi(bucket, preview) : ((await releaseState.forBucket(bucket)) ?? NO_SNAPSHOT)
     : fromApi;
 
-  /** The page's token as nginx's /_sg_page_token gets it (snippets/page-token.conf): never kept, bounded, or none. */
+  /** The page's token, as nginx's /_sg_page_token mints it (snippets/page-token.conf) or from the API: never kept, bounded, or none. */
   async function pageToken(bucket: number, builds: string, clientAddress: string | undefined, preview: boolean) {
     // A preview's page is the team's own: its batch stays unsigned, as the API's endpoint decides.
     if (options.signPageToken) return preview ? undefined : options.signPageToken(bucket, builds, clientAddress);

@@ -12,7 +12,6 @@ import { readRemoteList, type RemoteEntry } from '../remotes/read-remote-list';
 import {
   FRAGMENT_CACHE_SECONDS,
   FRAGMENT_TIMEOUT_MS,
-  PAGE_TOKEN,
   PAGE_VARIABLES,
   RELEASE_SNAPSHOT,
   SCREEN_FILES_ECHO,
@@ -201,28 +200,23 @@ export function renderReleaseSnapshot(): string {
 
 /**
  * Inside the internal location the page template's include asks for the page's token
- * (docs/telemetry.md): one uncached request to the API per composed page, with the page's bucket
- * (in the location's query), its snapshot's builds and the visitor's address (the API limits
- * tokens per address). Slow, down or refusing: an empty include, the page is served without a token.
+ * (docs/telemetry.md): answered by nginx itself, with njs (render-njs.ts), for the page's bucket,
+ * its snapshot's builds and the visitor's address; the location adds the per-address limit
+ * (limit_req, from PAGE_TOKENS_PER_MINUTE). Refused, past the limit, or failing: an empty include,
+ * the page is served without a token.
  */
 export function renderPageToken(): string {
-  const bound = `${PAGE_TOKEN.timeoutMs}ms`;
   return [
     GENERATED,
     'internal;',
-    "ssi off; # the API's answer is printed as is, never composed",
-    'proxy_pass_request_body off;',
-    'proxy_set_header Content-Length "";',
-    'proxy_set_header Accept-Encoding "";',
-    '# The API needs no cookie of the visitor: the bucket is in the query.',
-    'proxy_set_header Cookie "";',
-    `proxy_set_header ${PAGE_TOKEN.buildsHeader} $${PAGE_VARIABLES.builds};`,
-    'proxy_set_header X-Forwarded-For $remote_addr;',
-    '# Never a second replica after a timeout: that would double what the page waits.',
-    'proxy_next_upstream off;',
-    "# The answer is printed into an HTML attribute: only a 200's body (a token) ever reaches it. The API",
-    '# answers a refusal with an empty 204; any other status (a 413, a 422...) is made empty here too.',
-    ...boundedUpstreamLines(bound, '@sg_no_page_token'),
+    'ssi off; # the token is printed as is, never composed',
+    "# A preview's page gets none: its builds are not its bucket's. Before limit_req: it spends nothing.",
+    `if ($cookie_${RELEASE_SNAPSHOT.previewCookie}) { return 204; }`,
+    '# The address past its allowance: the empty include, and the page served in full.',
+    'limit_req_status 429;',
+    'limit_req_log_level info;',
+    'error_page 429 500 = @sg_no_page_token;',
+    'js_content sg_page_token.pageToken;',
     '',
   ].join('\n');
 }

@@ -67,11 +67,12 @@ node_image() {
 
 nginx_image() {
   export SG_HERE=$here
-  # Debian's nginx-light (1.22), envsubst and wget (the images' healthchecks use it). The nginx user
+  # Debian's nginx-light (1.22) with njs (libnginx-mod-http-js, 0.7.9; the official image ships njs
+  # 0.8.x), envsubst and wget (the images' healthchecks use it). The nginx user
   # is uid 101 as in the official image; Debian's temp paths (/var/lib/nginx) point into
   # /var/cache/nginx, where the official image keeps them; logs go to the container's output.
   # shellcheck disable=SC2016
-  debian_image nginx:1.27-alpine nginx-light,gettext-base,wget '
+  debian_image nginx:1.27-alpine nginx-light,libnginx-mod-http-js,gettext-base,wget '
     set -e
     chroot "$1" groupadd --system --gid 101 nginx
     chroot "$1" useradd --system --uid 101 --gid nginx --home-dir /nonexistent --no-create-home --shell /bin/false nginx

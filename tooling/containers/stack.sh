@@ -45,6 +45,10 @@ export POSTGRES_PASSWORD
 # The teams' token for releases and the report (docs/releases.md): the release test publishes and releases.
 SG_OPERATOR_TOKEN="stack-operator-$(od -An -N24 -tx1 /dev/urandom | tr -d ' \n')"
 export SG_OPERATOR_TOKEN
+# The page-token key (docs/telemetry.md, "Signed page views"): one for the host's nginx, which signs
+# the tokens, and the API and the state agent, which verify them.
+SG_PAGE_TOKEN_KEY="stack-page-token-$(od -An -N24 -tx1 /dev/urandom | tr -d ' \n')"
+export SG_PAGE_TOKEN_KEY
 
 cleanup() {
   local status=$?

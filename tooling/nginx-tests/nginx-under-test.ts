@@ -59,6 +59,13 @@ export const freePort = () =>
     });
   });
 
+/** Debian's njs module (libnginx-mod-http-js); the image loads it as modules/ngx_http_js_module.so. */
+export const NJS_MODULE = '/usr/lib/nginx/modules/ngx_http_js_module.so';
+/** The environment deploy/nginx/nginx.conf keeps for nginx's workers (`env`). */
+export const NGINX_ENV = ['PAGE_TOKEN_KEY'] as const;
+const pick = (env: Record<string, string>, names: readonly string[]) =>
+  Object.fromEntries(names.filter((name) => env[name] !== undefined).map((name) => [name, env[name]]));
+
 export interface RunningNginx {
   /** `http://127.0.0.1:<port>`. */
   readonly url: string;
@@ -80,6 +87,7 @@ export async function startNginx(options: {
   const prefix = mkdtempSync(join(tmpdir(), 'sg-nginx-test-'));
   for (const dir of ['www', 'conf.d', 'logs', 'tmp']) mkdirSync(join(prefix, dir));
   cpSync(join(REPO_ROOT, 'deploy', 'nginx', 'snippets'), join(prefix, 'snippets'), { recursive: true });
+  cpSync(join(REPO_ROOT, 'deploy', 'nginx', 'njs'), join(prefix, 'njs'), { recursive: true });
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const env = runEntrypoint({ ...options.env(prefix), PORT: String(port), STATIC_ROOT: join(prefix, 'www') });
@@ -88,14 +96,18 @@ export async function startNginx(options: {
   const temp = (name: string) => `${name}_temp_path ${join(prefix, 'tmp', name)};`;
   writeFileSync(
     join(prefix, 'nginx.conf'),
+    // As deploy/nginx/nginx.conf: njs, and the only variables of the environment nginx's workers keep.
     `${process.getuid?.() === 0 ? 'user root;' : ''} daemon off; worker_processes 1; pid ${join(prefix, 'logs', 'nginx.pid')};
+     load_module ${NJS_MODULE}; ${NGINX_ENV.map((name) => `env ${name};`).join(' ')}
      events { worker_connections 64; }
      http { include /etc/nginx/mime.types; default_type application/octet-stream; access_log off; ${temp('client_body')} ${temp('proxy')} ${temp('fastcgi')} ${temp('uwsgi')} ${temp('scgi')}
        include conf.d/app.conf; }`,
   );
   const errorLog = join(prefix, 'logs', 'error.log');
+  // nginx.conf's `env` names what nginx passes on: the key reaches njs this way only, as in the image.
   const nginx: ChildProcess = spawn('nginx', ['-p', `${prefix}/`, '-c', 'nginx.conf', '-e', errorLog], {
     stdio: 'inherit',
+    env: { PATH: process.env.PATH ?? '', ...pick(env, NGINX_ENV) },
   });
   const stop = () => {
     nginx.kill('SIGTERM');

@@ -1,40 +1,47 @@
 /**
- * The page token's include with the host's real nginx (deploy/nginx/host.conf.template, rendered
- * as the image renders it, run with Debian's nginx) in front of a stand-in API: every composed page
- * asks the API once, uncached, with its bucket, its snapshot's builds and the visitor's address, and
- * prints the token after the first screen's markup; an API that is slow, refuses or is down leaves
- * the page without a token, served in full and within the bound.
+ * The page token with the host's real nginx (deploy/nginx/host.conf.template, rendered as the image
+ * renders it, run with Debian's nginx and its njs): every composed page gets a token nginx mints
+ * itself (deploy/nginx/njs/page-token.js) for its bucket, its snapshot's builds and the visitor's
+ * network, which the API's own check accepts; no request leaves nginx for it. None for a preview's
+ * page, past an address's allowance, or without a key: the page is served in full without one.
  */
 import { type Socket } from 'node:dgram';
 import { writeFileSync } from 'node:fs';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
+import { PAGE_TOKEN_PATTERN, parsePageToken, type TelemetryBatch } from '@special-gift/shared/telemetry';
+import { checkPageToken, pageTokenKeys } from '../../api/src/telemetry/page-token';
 import { COMPOSED_PAGE_CACHE_CONTROL, PAGE_TOKEN, toPageTemplate } from '../composition/composition';
 import { freePort, type RunningNginx, startDnsServer, startHostNginx } from './nginx-under-test';
 
 const INDEX =
   '<!doctype html><html lang=en dir=ltr><head><title>x</title><script defer src=/main.abc.js></script></head><body><div id=root></div></body></html>';
 const BUILDS = 'signup=0123456789ab';
-const TOKEN = `${'A'.repeat(22)}.1764000000.7.${BUILDS}.${'m'.repeat(43)}`;
+const KEY = 'k'.repeat(32);
+const NEXT_KEY = 'n'.repeat(32);
+const ENVIRONMENT = 'staging';
+/** The allowance of the host that tests it (the others' is the default, 60, which no test reaches). */
+const PER_MINUTE = 3;
 
 let dns: Socket;
 let api: Server;
 let nginx: RunningNginx;
 let behindProxy: RunningNginx;
+let limited: RunningNginx;
+let unlimited: RunningNginx;
+let keyless: RunningNginx;
+let rotating: RunningNginx;
+/** What reached the stand-in API other than the snapshot: nothing, for a token. */
+const apiAsked: string[] = [];
 
-/** The host's nginx in front of the stand-in API, its environment plus `more`. */
+/** The host's nginx in front of the stand-in API, with the key and environment, plus `more`. */
 const hostNginx = (apiPort: number, more: Record<string, string> = {}) =>
   startHostNginx(
     apiPort,
     dns,
     (www) => writeFileSync(join(www, 'page.shtml'), toPageTemplate(INDEX, 1, '/page-loader.1.js')),
-    more,
+    { PAGE_TOKEN_KEY: KEY, RELEASE_ENVIRONMENT: ENVIRONMENT, ...more },
   );
-/** How the stand-in API answers the token: at once, never, or with an error status. */
-let tokenAnswer: 'token' | 'hang' | number = 'token';
-/** What the stand-in's refusals carry: quotes and markup, as an error's JSON would. */
-const HOSTILE_BODY = '{"error":{"code":"x"}}"><script>alert(1)</script>';
-const asked: Array<{ url: string; headers: IncomingHttpHeaders }> = [];
 
 beforeAll(async () => {
   dns = await startDnsServer(() => []);
@@ -44,109 +51,169 @@ beforeAll(async () => {
       res.writeHead(200, { 'sg-builds': BUILDS, 'sg-integrity': '', 'cache-control': 'public, max-age=1' });
       return void res.end('{}');
     }
-    if (req.url?.startsWith(PAGE_TOKEN.path)) {
-      asked.push({ url: req.url, headers: req.headers });
-      if (tokenAnswer === 'hang') return; // never answers
-      if (typeof tokenAnswer === 'number')
-        return void res
-          .writeHead(tokenAnswer, { 'content-type': 'application/json', location: '/x' })
-          .end(HOSTILE_BODY);
-      return void res.writeHead(200, { 'content-type': 'text/plain', 'cache-control': 'no-store' }).end(TOKEN);
-    }
+    apiAsked.push(req.url ?? '');
     res.writeHead(404).end();
   });
   await new Promise<void>((resolve) => api.listen(apiPort, '127.0.0.1', resolve));
-  nginx = await hostNginx(apiPort);
-  // The same host behind a proxy it trusts (an Ingress controller on loopback here).
-  behindProxy = await hostNginx(apiPort, { REAL_IP_FROM: '127.0.0.1,::1' });
+  [nginx, behindProxy, limited, unlimited, keyless, rotating] = await Promise.all([
+    hostNginx(apiPort),
+    // The same host behind a proxy it trusts (an Ingress controller on loopback here).
+    hostNginx(apiPort, { REAL_IP_FROM: '127.0.0.1,::1' }),
+    hostNginx(apiPort, { PAGE_TOKENS_PER_MINUTE: String(PER_MINUTE) }),
+    hostNginx(apiPort, { PAGE_TOKENS_PER_MINUTE: '0' }),
+    hostNginx(apiPort, { PAGE_TOKEN_KEY: '' }),
+    // During a rotation: the new key first (it signs), the old one still verifying.
+    hostNginx(apiPort, { PAGE_TOKEN_KEY: `${NEXT_KEY},${KEY}` }),
+  ]);
 });
 
 afterAll(async () => {
-  nginx?.stop();
-  behindProxy?.stop();
+  for (const running of [nginx, behindProxy, limited, unlimited, keyless, rotating]) running?.stop();
   dns?.close();
   api?.closeAllConnections();
   await new Promise((resolve) => api?.close(resolve));
+});
+
+beforeEach(() => {
+  apiAsked.length = 0;
 });
 
 const page = async (
   cookie?: string,
   { via = nginx, headers = {} }: { via?: RunningNginx; headers?: Record<string, string> } = {},
 ) => {
-  const started = Date.now();
   const response = await fetch(`${via.url}/sign-up`, { headers: { ...(cookie ? { cookie } : {}), ...headers } });
   const body = await response.text();
   return {
     status: response.status,
     body,
-    ms: Date.now() - started,
+    token: /<div hidden data-sg-page-token="([^"]*)"><\/div><\/body>/.exec(body)?.[1],
     setCookie: response.headers.get('set-cookie'),
     cacheControl: response.headers.get('cache-control'),
   };
 };
-const tokenIn = (body: string) => /<div hidden data-sg-page-token="([^"]*)"><\/div><\/body>/.exec(body)?.[1];
 
-beforeEach(() => {
-  asked.length = 0;
-  tokenAnswer = 'token';
-});
+/** The API's verdict on a batch of this page's builds carrying `token`, sent from `client`. */
+const apiCheck = (token: string | undefined, client: string, keys = KEY, environment = ENVIRONMENT) => {
+  const batch: TelemetryBatch = {
+    v: 1,
+    route: 'signup',
+    device: 'desktop',
+    builds: { signup: '0123456789ab' },
+    events: [],
+    token,
+  };
+  return checkPageToken(pageTokenKeys(keys, undefined), environment, batch, Math.floor(Date.now() / 1000), client)
+    .provenance;
+};
 
-it("asks the API for each page's token, uncached, with its bucket, builds and the visitor's address", async () => {
+it("signs each page's token in nginx, for its bucket and builds, as the API checks them", async () => {
   const first = await page('sg_bucket=7; sg_lang=fr');
   const second = await page('sg_bucket=7; sg_lang=fr');
   expect([first.status, second.status]).toEqual([200, 200]);
-  expect([tokenIn(first.body), tokenIn(second.body)]).toEqual([TOKEN, TOKEN]);
+  expect(first.token).toMatch(PAGE_TOKEN_PATTERN);
+  expect(parsePageToken(first.token ?? '')?.claims).toMatchObject({ bucket: 7, builds: BUILDS });
+  expect(first.body).toContain(`data-sg-builds="${BUILDS}"`);
+  expect(apiCheck(first.token, '127.0.0.1')).toBe('signed');
+  // Its network is the client's /24; another environment's API, or another key, calls it forged.
+  expect(apiCheck(first.token, '127.0.0.200')).toBe('signed');
+  expect(apiCheck(first.token, '10.0.0.1')).toBe('mismatched');
+  expect(apiCheck(first.token, '127.0.0.1', KEY, 'production')).toBe('forged');
+  expect(apiCheck(first.token, '127.0.0.1', NEXT_KEY)).toBe('forged');
+  // One id per page (its 8 random bytes), and nobody asked for either token.
+  expect(parsePageToken(second.token ?? '')?.claims.id).not.toBe(parsePageToken(first.token ?? '')?.claims.id);
+  expect(apiAsked).toEqual([]);
   // A page with a single-use token: never from a shared cache.
   expect(first.cacheControl).toBe(COMPOSED_PAGE_CACHE_CONTROL);
-  expect(COMPOSED_PAGE_CACHE_CONTROL).toBe('private, no-cache');
-  expect(first.body).toContain(`data-sg-builds="${BUILDS}"`);
-  expect(asked.map(({ url }) => url)).toEqual([`${PAGE_TOKEN.path}?bucket=7`, `${PAGE_TOKEN.path}?bucket=7`]);
-  expect(asked[0]?.headers).toMatchObject({ 'sg-builds': BUILDS, 'x-forwarded-for': '127.0.0.1' });
-  // The visitor's cookies stay with nginx.
-  expect(asked[0]?.headers.cookie).toBeUndefined();
 });
 
-it('names the visitor behind a trusted proxy (REAL_IP_FROM), and only there believes X-Forwarded-For', async () => {
-  const spoofed = { 'x-forwarded-for': '198.51.100.9, 203.0.113.9' };
-  expect(tokenIn((await page('sg_bucket=7', { via: behindProxy, headers: spoofed })).body)).toBe(TOKEN);
-  // The proxy's own last hop: the client it saw (what the client prepended is not believed).
-  expect(asked[0]?.headers['x-forwarded-for']).toBe('203.0.113.9');
-  // Without REAL_IP_FROM, a client's X-Forwarded-For names nobody: the peer is the client.
-  await page('sg_bucket=7', { headers: spoofed });
-  expect(asked[1]?.headers['x-forwarded-for']).toBe('127.0.0.1');
-});
-
-it('asks with the bucket a first visit is given', async () => {
-  const { setCookie, body } = await page();
+it('signs a first visit with the bucket its Set-Cookie gives it', async () => {
+  const { setCookie, token } = await page();
   const given = /sg_bucket=([0-9]+)/.exec(setCookie ?? '')?.[1];
   expect(given).toBeDefined();
-  expect(asked.map(({ url }) => url)).toEqual([`${PAGE_TOKEN.path}?bucket=${given}`]);
-  expect(tokenIn(body)).toBe(TOKEN);
+  expect(parsePageToken(token ?? '')?.claims.bucket).toBe(Number(given));
+  expect(apiCheck(token, '127.0.0.1')).toBe('signed');
 });
 
-// Every status but 200 (a redirect, one nginx's list never named, a 2xx without a token): its body
-// must never reach the attribute, or it would break out of it.
-it.each(['hang', 204, 301, 304, 409, 413, 414, 422, 429, 431, 501, 503, 599] as const)(
-  'serves the whole page without a token when the API answers %s',
-  async (mode) => {
-    tokenAnswer = mode;
-    const { status, body, ms } = await page('sg_bucket=7');
-    expect(status).toBe(200);
-    expect(tokenIn(body)).toBe('');
-    expect(body).not.toContain('alert(1)');
-    expect(body).not.toContain('"error"');
-    expect(body).toMatch(/<div id="root">.*<\/html>$/s);
-    expect(asked).toHaveLength(1);
-    // Within the bound (and nginx's timer granularity), never the API's own 30 s.
-    expect(ms).toBeLessThan(PAGE_TOKEN.timeoutMs + 250);
+it("gives a preview cookie's page no token (its builds are not its bucket's)", async () => {
+  const { status, token, body } = await page('sg_bucket=7; sg_preview=anything');
+  expect(status).toBe(200);
+  expect(token).toBe('');
+  expect(body).toMatch(/<div id="root">.*<\/html>$/s);
+});
+
+it(`gives one address ${PER_MINUTE} tokens a minute, then serves its pages in full without one`, async () => {
+  // A preview's pages first: refused before the limit, they spend none of it.
+  for (let count = 0; count < PER_MINUTE; count += 1)
+    expect((await page('sg_bucket=7; sg_preview=x', { via: limited })).token).toBe('');
+  const pages = [];
+  for (let count = 0; count <= PER_MINUTE; count += 1) pages.push(await page('sg_bucket=7', { via: limited }));
+  expect(pages.map(({ status }) => status)).toEqual(Array<number>(PER_MINUTE + 1).fill(200));
+  expect(pages.slice(0, PER_MINUTE).map(({ token }) => apiCheck(token, '127.0.0.1'))).toEqual(
+    Array<string>(PER_MINUTE).fill('signed'),
+  );
+  const past = pages[PER_MINUTE];
+  expect(past?.token).toBe('');
+  expect(past?.body).toMatch(/<div id="root">.*<\/html>$/s);
+});
+
+it('gives one address a token for every page with PAGE_TOKENS_PER_MINUTE=0 (no limit, as the API)', async () => {
+  const tokens = [];
+  for (let count = 0; count < 70; count += 1) tokens.push((await page('sg_bucket=7', { via: unlimited })).token);
+  expect(tokens.filter((token) => apiCheck(token, '127.0.0.1') === 'signed')).toHaveLength(70);
+  expect(new Set(tokens).size).toBe(70);
+});
+
+it('signs no page without a key (tokens off), and still serves it', async () => {
+  const { status, token, body } = await page('sg_bucket=7', { via: keyless });
+  expect(status).toBe(200);
+  expect(token).toBe('');
+  expect(body).toMatch(/<div id="root">.*<\/html>$/s);
+});
+
+it('signs with the first of two keys during a rotation; an API holding both accepts it', async () => {
+  const { token } = await page('sg_bucket=7', { via: rotating });
+  expect(apiCheck(token, '127.0.0.1', NEXT_KEY)).toBe('signed');
+  expect(apiCheck(token, '127.0.0.1', `${NEXT_KEY},${KEY}`)).toBe('signed');
+  expect(apiCheck(token, '127.0.0.1', KEY)).toBe('forged');
+});
+
+it.each([
+  ['an IPv4 address', '203.0.113.9', '203.0.113.77'],
+  ['an IPv4 address mapped in IPv6', '::ffff:198.51.100.7', '198.51.100.8'],
+  ['an IPv6 address', '2001:db8:ab:1234::1', '2001:db8:ab:12ff::9'],
+])(
+  'signs for the network of the visitor behind a trusted proxy (REAL_IP_FROM): %s',
+  async (_, forwarded, sameNetwork) => {
+    // What the client prepended is not believed; the proxy's own last hop names the client.
+    const headers = { 'x-forwarded-for': `192.0.2.1, ${forwarded}` };
+    const { token } = await page('sg_bucket=7', { via: behindProxy, headers });
+    expect(apiCheck(token, forwarded)).toBe('signed');
+    expect(apiCheck(token, sameNetwork)).toBe('signed');
+    expect(apiCheck(token, '127.0.0.1')).toBe('mismatched');
+    expect(apiCheck(token, '192.0.2.1')).toBe('mismatched');
   },
 );
 
-it('serves the page without a token when the API is down', async () => {
+it("believes no client's X-Forwarded-For without REAL_IP_FROM: the peer is the client", async () => {
+  const { token } = await page('sg_bucket=7', { headers: { 'x-forwarded-for': '203.0.113.9' } });
+  expect(apiCheck(token, '127.0.0.1')).toBe('signed');
+  expect(apiCheck(token, '203.0.113.9')).toBe('mismatched');
+});
+
+it('answers the include at once, with no upstream to wait for', async () => {
+  const started = Date.now();
+  const { token } = await page('sg_bucket=7');
+  expect(token).toMatch(PAGE_TOKEN_PATTERN);
+  // The old hop's bound; a local answer is far under it (timer granularity aside).
+  expect(Date.now() - started).toBeLessThan(PAGE_TOKEN.timeoutMs + 250);
+});
+
+it('keeps signing pages with the API down (only the snapshot was ever asked of it)', async () => {
   api.closeAllConnections();
   await new Promise((resolve) => api.close(resolve));
-  const { status, body } = await page('sg_bucket=7');
+  const { status, token, body } = await page('sg_bucket=7');
   expect(status).toBe(200);
-  expect(tokenIn(body)).toBe('');
+  expect(token).toMatch(PAGE_TOKEN_PATTERN);
   expect(body).toMatch(/<\/html>$/);
 });

@@ -1,9 +1,9 @@
 /**
  * The host's real nginx (deploy/nginx/host.conf.template, run with Debian's nginx) with the state
- * agent (tooling/state-agent) as RELEASE_STATE_UPSTREAM: a page's snapshot and token come from the
- * agent, reading a signed state from a folder store, and never from the API; a preview cookie's
- * visitor still asks the API for the snapshot. Without RELEASE_STATE_UPSTREAM, the other nginx tests
- * (page-token-nginx.test.ts) hold today's routing, everything to the API.
+ * agent (tooling/state-agent) as RELEASE_STATE_UPSTREAM: a page's snapshot comes from the agent,
+ * reading a signed state from a folder store, and never from the API, and nginx signs the page's
+ * token from that snapshot (page-token-nginx.test.ts); a preview cookie's visitor still asks the API
+ * for the snapshot. Without RELEASE_STATE_UPSTREAM, the other nginx tests ask the API for snapshots.
  */
 import { type Socket } from 'node:dgram';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,7 +15,7 @@ import { parsePageToken } from '@special-gift/shared/telemetry';
 import { toPageTemplate } from '../composition/composition';
 import { folderReader } from '../composition/release-state-source';
 import { startStateAgent, type RunningStateAgent } from '../state-agent/agent';
-import { publishToFolder, releasedState, testSettings } from '../state-agent/test-support';
+import { ENVIRONMENT, publishToFolder, releasedState, testSettings } from '../state-agent/test-support';
 import { freePort, type RunningNginx, startDnsServer, startHostNginx } from './nginx-under-test';
 
 const INDEX =
@@ -47,8 +47,13 @@ beforeAll(async () => {
     apiPort,
     dns,
     (www) => writeFileSync(join(www, 'page.shtml'), toPageTemplate(INDEX, 1, '/page-loader.1.js')),
-    // As in a pod: the agent on loopback, named by "localhost" (the script names it by address).
-    { RELEASE_STATE_UPSTREAM: agent.url.replace('127.0.0.1', 'localhost') },
+    // As in a pod: the agent on loopback, named by "localhost" (the script names it by address);
+    // the host holds the agent's page-token key (testSettings), for the agent's environment.
+    {
+      RELEASE_STATE_UPSTREAM: agent.url.replace('127.0.0.1', 'localhost'),
+      PAGE_TOKEN_KEY: 'p'.repeat(32),
+      RELEASE_ENVIRONMENT: ENVIRONMENT,
+    },
   );
 });
 
@@ -74,7 +79,7 @@ const page = async (cookie: string) => {
   };
 };
 
-it("composes each bucket's page from the agent's state, with its hashes and a token the agent signed", async () => {
+it("composes each bucket's page from the agent's state, with its hashes and a token of those builds", async () => {
   for (const bucket of [3, 42]) {
     const { builds, integrity, token } = await page(`sg_bucket=${bucket}`);
     expect(builds).toBe(selectForBucket(STATE, bucket).builds);

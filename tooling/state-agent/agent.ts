@@ -14,10 +14,11 @@ import { keptStateReader } from './kept-state';
 import type { StateAgentSettings } from './settings';
 
 /**
- * The state agent (docs/releases.md, "The state agent"): beside the host's nginx, it answers the two
- * subrequests nginx makes for every page, `/_sg_snapshot` and `/_sg_page_token`, with the API's wire
- * semantics, from the release state in the build store (release-state-source.ts) and with page
- * tokens it signs itself (page-token-signer.ts): the same code as `npm run up`'s Node composer.
+ * The state agent (docs/releases.md, "The state agent"): beside the host's nginx, it answers the
+ * page's snapshot (`/_sg_snapshot`) with the API's wire semantics, from the release state in the
+ * build store (release-state-source.ts). It also keeps the API's page-token endpoint, signing
+ * itself (page-token-signer.ts, `npm run up`'s code), though the images' nginx now mints its pages'
+ * tokens with njs (docs/telemetry.md) and no longer asks it.
  * The store is read in the background; a page never waits on it, nor on the API.
  */
 

@@ -65,8 +65,8 @@ export const PAGE_TOKEN_REFUSED_HEADER = 'sg-page-token-refused';
 
 /**
  * A refusal of a page token: 204 with an empty body, whatever the reason. The composer prints the
- * answer into an HTML attribute, so nothing but a token (200) may ever have a body here; nginx also
- * maps every other status to an empty include (snippets/page-token.conf).
+ * answer into an HTML attribute, so nothing but a token (200) may ever have a body here. (The
+ * images' nginx no longer asks: it mints its pages' tokens itself, snippets/page-token.conf.)
  */
 export function refusePageToken(res: Response, reason: string) {
   res.status(204).set('Cache-Control', 'no-store').set(PAGE_TOKEN_REFUSED_HEADER, reason).end();

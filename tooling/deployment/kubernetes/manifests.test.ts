@@ -146,7 +146,7 @@ describe('the Kubernetes manifests (deploy/kubernetes)', () => {
     find(overlays.development, 'Deployment', 'postgres');
     find(overlays.development, 'PersistentVolumeClaim', 'sg-postgres-data');
     expect(Object.keys(find(overlays.development, 'Secret', 'sg-api-secrets').stringData as object)).toEqual(
-      expect.arrayContaining(['DATABASE_URL', 'OPERATOR_TOKEN']),
+      expect.arrayContaining(['DATABASE_URL', 'OPERATOR_TOKEN', 'PAGE_TOKEN_KEY']),
     );
   });
 

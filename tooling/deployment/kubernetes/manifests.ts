@@ -296,8 +296,9 @@ function remoteObjects(remote: RemoteEntry): KubeObject[] {
  * The state agent beside the host's nginx (docs/releases.md, "The state agent"): the API's image,
  * another command, on 127.0.0.1 only (no DNS, no Service). It reads the release state from the
  * bucket anonymously and checks it with the keys the API signs with (RELEASE_STATE_KEYS, or the
- * one derived from OPERATOR_TOKEN); it signs page tokens with PAGE_TOKEN_KEY (or the derived one).
- * It stops after nginx has drained: nginx asks it for every page until then.
+ * one derived from OPERATOR_TOKEN). nginx signs the pages' tokens itself; the agent holds
+ * PAGE_TOKEN_KEY for its own token endpoint, the API's, which nginx no longer asks.
+ * It stops after nginx has drained: nginx asks it for every page's snapshot until then.
  */
 function stateAgentSidecar(): Record<string, unknown> {
   const fromSecret = (key: string) => ({
@@ -347,7 +348,19 @@ function hostObjects(): KubeObject[] {
       SERVICE.host,
       'special-gift/host',
       'host',
-      [{ name: 'CONFIG_JSON_ROOT', value: '/srv/runtime-config' }],
+      [
+        { name: 'CONFIG_JSON_ROOT', value: '/srv/runtime-config' },
+        // nginx signs each page's token itself (docs/telemetry.md): the API's key and environment,
+        // never the operator token. No key: pages carry no token.
+        {
+          name: 'PAGE_TOKEN_KEY',
+          valueFrom: { secretKeyRef: { name: SECRET, key: 'PAGE_TOKEN_KEY', optional: true } },
+        },
+        {
+          name: 'RELEASE_ENVIRONMENT',
+          valueFrom: { configMapKeyRef: { name: CONFIG.api, key: 'RELEASE_ENVIRONMENT' } },
+        },
+      ],
       '/index.html',
       2,
       [stateAgentSidecar()],
@@ -576,7 +589,7 @@ export function configMaps(remotes: readonly RemoteEntry[], env: Environment): K
       SIGN_UP_RATE_PER_MINUTE: String(env.signUpsPerMinute),
       ...(env.realIpFrom ? { REAL_IP_FROM: env.realIpFrom } : {}),
       REQUIRE_INTEGRITY: String(env.requireIntegrity),
-      // The page's snapshot and token from the pod's state agent, which reads the bucket.
+      // The page's snapshot from the pod's state agent, which reads the bucket (its token: nginx's own).
       RELEASE_STATE_UPSTREAM: `http://127.0.0.1:${STATE_AGENT_PORT}`,
       ...(env.buildsOrigin ? { RELEASE_STATE_BASE_URL: env.buildsOrigin } : {}),
       ...Object.fromEntries(
@@ -669,6 +682,8 @@ function postgresStandIn(env: Environment): KubeObject[] {
         DATABASE_URL: `postgres://special_gift:${password}@${serviceHost(SERVICE.postgres, env)}:5432/special_gift`,
         OPERATOR_TOKEN: 'development-operator-token-not-a-secret',
         GATE_RUNNER_TOKEN: 'development-gate-runner-token-not-a-secret',
+        // The page tokens' key, shared by the host's nginx (signs), the API and the state agent.
+        PAGE_TOKEN_KEY: 'development-page-token-key-not-a-secret',
       },
     },
     {
