@@ -100,7 +100,10 @@ export interface PageViewCounts {
  */
 export function pageViewLoad(visitors: number, expected: (view: PageView) => boolean) {
   const counts: PageViewCounts = { served: 0, expected: 0, serverErrors: 0, otherStatus: 0, unreachable: 0, failed: 0 };
-  const unexpected: PageView[] = [];
+  // The first pages composed otherwise, with their bucket, when they were asked (ms since the
+  // load began) and whether the test said the host was down then: enough to tell when it happened.
+  const unexpected: (PageView & { bucket: number; atMs: number; hostDown: boolean })[] = [];
+  const started = Date.now();
   const failures: string[] = [];
   let stop = false;
   let bucket = 0;
@@ -110,14 +113,15 @@ export function pageViewLoad(visitors: number, expected: (view: PageView) => boo
       // A request begun while the host's container restarts may hang on the old address: it
       // counts as refused even if it fails after the new container answers.
       const begunWhileDown = state.hostDown;
+      const asked = { bucket: bucket++ % 100, atMs: Date.now() - started, hostDown: begunWhileDown };
       try {
-        const view = await pageView(bucket++ % 100);
+        const view = await pageView(asked.bucket);
         if (view.status >= 500) counts.serverErrors += 1;
         else if (view.status !== 200) counts.otherStatus += 1;
         else {
           counts.served += 1;
           if (expected(view)) counts.expected += 1;
-          else if (unexpected.length < 3) unexpected.push(view);
+          else if (unexpected.length < 3) unexpected.push({ ...view, ...asked });
         }
       } catch (error) {
         if (begunWhileDown || state.hostDown) counts.unreachable += 1;
