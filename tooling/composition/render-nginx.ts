@@ -175,14 +175,27 @@ export function renderScreenFilesProxy(): string {
 }
 
 /**
- * Inside the internal location that asks the API for a page's snapshot (an auth_request: its answer's
- * headers become variables before the page is composed). Cached like a fragment, per bucket and
- * preview; an API that fails or is slow leaves the last snapshot in use, or none: the remotes' own builds.
+ * Inside the internal location that asks for a page's snapshot (an auth_request: its answer's
+ * headers become variables before the page is composed), from the state agent or, for a preview, the
+ * API. Cached like a fragment, per bucket and preview; an answer that fails or is slow leaves the
+ * last snapshot in use. Without one (a host just started), a connection that failed (502: refused,
+ * reset, a name that did not resolve) or an answer past the bound (504) is asked once more
+ * (`again`, @sg_snapshot_again) before the page goes without: a page without its snapshot is composed
+ * with the remotes' own builds, which production's REQUIRE_INTEGRITY refuses to run.
  */
-export function renderReleaseSnapshot(): string {
+export function renderReleaseSnapshot({ again = false } = {}): string {
   return [
     GENERATED,
-    'internal;',
+    // A named location is internal already, and refuses the directive.
+    ...(again
+      ? ['# The second and last try (@sg_snapshot_again): any failure now goes to @sg_no_snapshot.']
+      : [
+          'internal;',
+          '# Once more on a failed connection or a timeout (first match wins below); the retry may then',
+          '# redirect its own failure to @sg_no_snapshot (nginx decides that here, where the first is).',
+          'recursive_error_pages on;',
+          'error_page 502 504 = @sg_snapshot_again;',
+        ]),
     'proxy_pass_request_body off;',
     'proxy_set_header Content-Length "";',
     'proxy_set_header Accept-Encoding "";',
@@ -223,7 +236,8 @@ export function renderPageToken(): string {
 
 export const NGINX_SNIPPETS = {
   'page-token.conf': renderPageToken,
-  'release-snapshot.conf': renderReleaseSnapshot,
+  'release-snapshot.conf': () => renderReleaseSnapshot(),
+  'release-snapshot-again.conf': () => renderReleaseSnapshot({ again: true }),
   'composition.conf': renderCompositionMaps,
   'fragment-proxy.conf': renderFragmentProxy,
   'screen-files-proxy.conf': renderScreenFilesProxy,
