@@ -25,6 +25,8 @@ type Failure = 'reset' | 'slow';
 /** Per bucket: how its next snapshot requests fail, in order; then they pass to the agent. */
 const failures = new Map<string, Failure[]>();
 const asked: string[] = [];
+/** Slow answers not yet sent: cleared at the end, so none outlives the agent. */
+const late = new Set<NodeJS.Timeout>();
 
 let dns: Socket;
 let api: Server;
@@ -43,14 +45,21 @@ beforeAll(async () => {
     asked.push(bucket);
     const failure = failures.get(bucket)?.shift();
     if (failure === 'reset') return req.socket.destroy();
-    const pass = async () => {
-      const answer = await fetch(`${agent.url}${req.url ?? '/'}`);
-      res.writeHead(answer.status, Object.fromEntries(answer.headers));
-      res.end(await answer.text());
-    };
+    const pass = () =>
+      fetch(`${agent.url}${req.url ?? '/'}`)
+        .then(async (answer) => {
+          res.writeHead(answer.status, Object.fromEntries(answer.headers));
+          res.end(await answer.text());
+        })
+        .catch(() => res.destroy());
     // Past nginx's 300 ms bound for a snapshot, then answered (nginx has given up by then).
-    if (failure === 'slow') setTimeout(() => void pass(), 600);
-    else void pass();
+    if (failure === 'slow') {
+      const timer = setTimeout(() => {
+        late.delete(timer);
+        void pass();
+      }, 600);
+      late.add(timer);
+    } else void pass();
   });
   const frontPort = await freePort();
   await new Promise<void>((resolve) => front.listen(frontPort, '127.0.0.1', resolve));
@@ -67,6 +76,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  for (const timer of late) clearTimeout(timer);
   nginx?.stop();
   await agent?.stop();
   dns?.close();
