@@ -64,9 +64,9 @@ describe.each(testEngines())('the rollout runner on %s', (engine) => {
         return host;
       },
     });
-  const start = async (plan: object = TEST_PLAN) => {
+  const start = async (plan: object = TEST_PLAN, remote = 'signup') => {
     const started = await call<Rollout>('POST', '/v1/rollouts', OPERATOR, {
-      remote: 'signup',
+      remote,
       buildId: CANDIDATE,
       plan,
       reason: 'ship it',
@@ -292,13 +292,7 @@ describe.each(testEngines())('the rollout runner on %s', (engine) => {
     });
     expect(released.status).toBe(200);
     clock.advance(1);
-    const younger = await call<Rollout>('POST', '/v1/rollouts', OPERATOR, {
-      remote: 'intro',
-      buildId: CANDIDATE,
-      plan: TEST_PLAN,
-      reason: 'ship intro too',
-    });
-    expect(younger.status).toBe(201);
+    const younger = await start(TEST_PLAN, 'intro');
     await a.tick(); // both contracts, both integrity pre-checks
     const claimed: string[] = [];
     for (let round = 0; round < 3; round += 1) {
@@ -322,7 +316,7 @@ describe.each(testEngines())('the rollout runner on %s', (engine) => {
     // Oldest first among gates tried as often; one tried more waits behind one tried less.
     expect(claimed).toEqual(['signup integrity', 'intro integrity', 'signup integrity']);
     expect((await detail(older.id)).gates[1]).toMatchObject({ state: 'pending', attempts: 2 });
-    expect((await detail(younger.body.id)).gates[1]).toMatchObject({ state: 'pending', attempts: 1 });
+    expect((await detail(younger.id)).gates[1]).toMatchObject({ state: 'pending', attempts: 1 });
   });
 
   it('ends when someone aborts by hand, and refuses a hand canary meanwhile', async () => {
