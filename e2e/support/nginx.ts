@@ -128,16 +128,20 @@ export function prepareNginx(app: StaticApp, overrides: Record<string, string> =
 }
 
 /**
- * The lines of an app's nginx error log (since its last restart) that name a failed `subrequest`:
- * `/_sg_page_token` for a page that went without its token because it failed (nginx signs it itself:
- * an njs error); a page refused one (past the limit, a preview, no key) logs nothing at this level.
+ * The lines of an app's nginx error log (since its last restart) that name a failed request for
+ * `path`, a browser's or a subrequest: `/_sg_page_token` for a page view that went without its
+ * token because nginx failed to sign it (an njs error); a token refused (past the limit, a preview,
+ * no key, builds no longer served) logs nothing at this level.
  */
-export function subrequestErrors(app: StaticApp, subrequest: string): string[] {
+export function requestErrors(app: StaticApp, path: string): string[] {
   const file = join(prefixOf(app), 'logs', 'error.log');
   if (!existsSync(file)) return [];
   return readFileSync(file, 'utf8')
     .split('\n')
-    .filter((line) => line.includes('[error]') && line.includes(`subrequest: "${subrequest}"`));
+    .filter(
+      (line) =>
+        line.includes('[error]') && (line.includes(`subrequest: "${path}"`) || line.includes(`request: "GET ${path} `)),
+    );
 }
 
 /** `nginx -t` on the rendered config: a broken template fails set-up with nginx's own message. */

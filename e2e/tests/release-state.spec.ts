@@ -8,6 +8,7 @@ import { createPageTokenSigner, hmacBytes } from '../../tooling/composition/page
 import { createReleaseStateSource, folderReader, hmacBase64url } from '../../tooling/composition/release-state-source';
 import { localRuntimeConfig } from '../../tooling/serve/runtime-config';
 import { startStaticServer } from '../../tooling/serve/static-server';
+import { PAGE_TOKEN } from '../../tooling/composition/composition';
 import { distOf } from '../support/nginx';
 import { buildsInHtml, publish, release } from '../support/releases';
 import { isPortOpen, stopApp } from '../support/servers';
@@ -53,12 +54,18 @@ function startHost(): Promise<Server> {
 const origin = (server: Server) => `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 const close = (server: Server) => new Promise((resolve) => server.close(resolve));
 
+/** A page view of the Node composer: the page, then its token as the page's collector asks for it. */
 async function composed(server: Server) {
-  const html = await (await fetch(`${origin(server)}/sign-up`)).text();
+  const response = await fetch(`${origin(server)}/sign-up`, { headers: { cookie: 'sg_bucket=42' } });
+  const html = await response.text();
+  const builds = /data-sg-builds="([^"]*)"/.exec(html)?.[1] ?? '';
+  const token = await fetch(`${origin(server)}${PAGE_TOKEN.path}`, {
+    headers: { cookie: 'sg_bucket=42', [PAGE_TOKEN.buildsHeader]: builds },
+  });
   return {
     builds: buildsInHtml(html),
     integrity: /data-sg-integrity="([^"]*)"/.exec(html)?.[1] ?? '',
-    token: /data-sg-page-token="([^"]*)"/.exec(html)?.[1] ?? '',
+    token: await token.text(),
   };
 }
 

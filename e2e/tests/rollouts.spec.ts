@@ -11,7 +11,7 @@ import { expectNoViolations } from '../support/axe';
 import { buildRemoteVariant, distWithAppendedEntry, removeRemoteVariant } from '../support/build-variant';
 import { expect, test } from '../support/fixtures';
 import { startGateRunner, stopGateRunner } from '../support/gate-runner';
-import { distOf, subrequestErrors } from '../support/nginx';
+import { distOf, requestErrors } from '../support/nginx';
 import { CANARY_BUCKET, LIVE_BUCKET, Visitors, type PageView } from '../support/page-views';
 import { publish, release } from '../support/releases';
 import {
@@ -91,11 +91,11 @@ test('a good build passes its gates and advances to 100 % by itself on signed pa
   // Twenty page views per arm prove "no harm beyond the margin"; then two fresh ones per step.
   const stepping = Date.now();
   const fed: PageView[] = [];
-  const tokenErrorsBefore = subrequestErrors('host', '/_sg_page_token').length;
+  const tokenErrorsBefore = requestErrors('host', '/_sg_page_token').length;
   fed.push(...(await visitors.view({ bucket: CANARY_BUCKET, count: 20 })));
-  // A page whose token did not come within its bound goes unsigned by design (docs/telemetry.md);
-  // the host's nginx logs each such subrequest. Only those 20 pages were composed meanwhile.
-  const tokenErrors = subrequestErrors('host', '/_sg_page_token').slice(tokenErrorsBefore);
+  // A page whose token nginx failed to sign goes unsigned by design (docs/telemetry.md); the host's
+  // nginx logs each such request. Only those 20 pages asked for one meanwhile.
+  const tokenErrors = requestErrors('host', '/_sg_page_token').slice(tokenErrorsBefore);
   await visitors.view({ bucket: LIVE_BUCKET, count: 20 });
   const done = await untilRollout(
     started.id,
@@ -109,14 +109,14 @@ test('a good build passes its gates and advances to 100 % by itself on signed pa
   const first = fed.slice(0, 20);
   const unsigned = first.filter((view) => !view.signed).length;
   console.log(
-    `rollout steps: ${20 - unsigned} of the first 20 canary pages signed; the host logged ${tokenErrors.length} token subrequests that failed`,
+    `rollout steps: ${20 - unsigned} of the first 20 canary pages signed; the host logged ${tokenErrors.length} token requests that failed`,
   );
   expect(
     first.map((view) => view.build),
     'bucket 0 got the candidate from the first step',
   ).toEqual(Array(20).fill(candidate));
   // Every page signed but those whose token the host could not get in time: none refused for these builds.
-  expect(unsigned, `unsigned pages against the host's failed token subrequests:\n${tokenErrors.join('\n')}`).toBe(
+  expect(unsigned, `unsigned pages against the host's failed token requests:\n${tokenErrors.join('\n')}`).toBe(
     tokenErrors.length,
   );
 

@@ -1,12 +1,11 @@
+import { createPageComposer, createScreenFiles, pageBucket, pageVariables, remoteBase } from './compose-page';
 import {
-  createPageComposer,
-  createScreenFiles,
-  pageBucket,
-  pageVariables,
-  remoteBase,
-  type PageRequest,
-} from './compose-page';
-import { FRAGMENT_CACHE_SECONDS, FRAGMENT_TIMEOUT_MS, PAGE_TOKEN, toPageTemplate } from './composition';
+  FRAGMENT_CACHE_SECONDS,
+  FRAGMENT_TIMEOUT_MS,
+  pageBootstrapScript,
+  PAGE_TOKEN,
+  toPageTemplate,
+} from './composition';
 import { createHmac } from 'node:crypto';
 import { STATE_FORMAT, type ReleaseState } from '@special-gift/shared/release-state';
 import { pageTokenPayload, parsePageToken } from '@special-gift/shared/telemetry';
@@ -36,22 +35,15 @@ function composer(
   );
   return {
     fetch,
-    compose: withNonce(
-      createPageComposer({
-        template: async () => TEMPLATE,
-        remotes: REMOTES,
-        defaultLanguage: 'en',
-        apiOrigin,
-        fetch: fetch as unknown as typeof globalThis.fetch,
-        now: () => clock.now,
-      }),
-    ),
+    compose: createPageComposer({
+      template: async () => TEMPLATE,
+      remotes: REMOTES,
+      defaultLanguage: 'en',
+      apiOrigin,
+      fetch: fetch as unknown as typeof globalThis.fetch,
+      now: () => clock.now,
+    }),
   };
-}
-
-/** Every page of these tests gets the nonce `n0nce`. */
-function withNonce(compose: (request: PageRequest) => Promise<string>) {
-  return (request: Omit<PageRequest, 'nonce'>) => compose({ ...request, nonce: 'n0nce' });
 }
 
 describe('pageVariables', () => {
@@ -146,16 +138,21 @@ describe('createPageComposer', () => {
   });
 });
 
-describe("the page's CSP nonce", () => {
-  it('is printed on the page loader, and never into a fragment, whose SSI is not run', async () => {
+describe("the page's own script", () => {
+  it('is the one bootstrap after the root, and a fragment is never SSI-processed', async () => {
     const hostile =
-      '<div data-sg-screen="signup"><script nonce="<!--# echo var="request_id" -->">steal()</script>' +
+      '<div data-sg-screen="signup"><script>steal()</script><!--# echo var="sg_builds" -->' +
       '<!--# include virtual="/api/v1/secret" --></div>';
     const { compose } = composer(async () => new Response(hostile));
     const page = await compose({ path: '/sign-up' });
-    expect(page).toContain('<script defer nonce="n0nce" src="/page-loader.1.js"');
-    expect(page.split('n0nce')).toHaveLength(3); // the page loader and the app's preload
+    expect(page).toContain(`</div><script>${pageBootstrapScript('/page-loader.1.js', '/main.1.js')}</script></body>`);
     expect(page).toContain(hostile);
+  });
+
+  it('makes two pages of one bucket and language the same bytes (nothing per response)', async () => {
+    const { compose } = composer(async () => new Response(FRAGMENT));
+    const request = { path: '/sign-up', bucket: 4, acceptLanguage: 'fr' };
+    expect(await compose(request)).toBe(await compose(request));
   });
 });
 
@@ -223,7 +220,7 @@ describe('createPageComposer with releases (the API at api.test)', () => {
   });
 });
 
-describe("createPageComposer: the page's token (the API at api.test)", () => {
+describe("createPageComposer: a page's token from the API (at api.test)", () => {
   const BUILDS = 'signup=0123456789ab';
   const TOKEN = `${'A'.repeat(22)}.1764000000.7.${BUILDS}.${'m'.repeat(43)}`;
   const tokenComposer = (token: (signal: AbortSignal) => Promise<Response>) =>
@@ -236,25 +233,17 @@ describe("createPageComposer: the page's token (the API at api.test)", () => {
       undefined,
       'http://api.test',
     );
-  const tokenIn = (page: string) => /<div hidden data-sg-page-token="([^"]*)"><\/div>/.exec(page)?.[1];
 
-  it("asks for each page's token with its bucket, builds and the visitor's address, and prints it after the root", async () => {
+  it("asks the API for a page's token with its bucket, the page's builds and the visitor's address", async () => {
     const { compose, fetch } = tokenComposer(async () => new Response(TOKEN));
-    const pages = [
-      await compose({ path: '/sign-up', bucket: 7, clientAddress: '192.0.2.9' }),
-      await compose({ path: '/sign-up', bucket: 7, clientAddress: '192.0.2.9' }),
-    ];
-    expect(pages.map(tokenIn)).toEqual([TOKEN, TOKEN]);
+    const request = { bucket: 7, builds: BUILDS, clientAddress: '192.0.2.9' };
+    expect(await compose.pageToken(request)).toEqual({ token: TOKEN });
     const asked = fetch.mock.calls.filter(([url]) => String(url).includes('/page-token'));
-    expect(asked.map(([url]) => String(url))).toEqual([
-      'http://api.test/v1/telemetry/page-token?bucket=7',
-      'http://api.test/v1/telemetry/page-token?bucket=7',
-    ]);
+    expect(asked.map(([url]) => String(url))).toEqual(['http://api.test/v1/telemetry/page-token?bucket=7']);
     expect(asked[0]?.[1]?.headers).toEqual({ 'sg-builds': BUILDS, 'x-forwarded-for': '192.0.2.9' });
-    expect(pages[0]).toMatch(/Bonjour<\/div><\/div><\/div><div hidden data-sg-page-token=/);
   });
 
-  it('leaves the page without a token when the API refuses, answers junk or is slow', async () => {
+  it('gives none when the API refuses, answers junk or is slow, and none to a preview', async () => {
     const answers: Array<(signal: AbortSignal) => Promise<Response>> = [
       async () => new Response('{"error":{}}', { status: 429 }),
       async () => new Response('"><script>steal()</script>'),
@@ -264,11 +253,16 @@ describe("createPageComposer: the page's token (the API at api.test)", () => {
     ];
     for (const answer of answers) {
       const started = Date.now();
-      const page = await tokenComposer(answer).compose({ path: '/sign-up', bucket: 7 });
-      expect(tokenIn(page)).toBe('');
-      expect(page).toContain('Bonjour');
+      expect(await tokenComposer(answer).compose.pageToken({ bucket: 7, builds: BUILDS })).toEqual({
+        refused: 'not_issued',
+      });
       expect(Date.now() - started).toBeLessThan(PAGE_TOKEN.timeoutMs + 1_000);
     }
+    const { compose, fetch } = tokenComposer(async () => new Response(TOKEN));
+    expect(await compose.pageToken({ bucket: 7, builds: BUILDS, cookieHeader: 'sg_preview=abc' })).toEqual({
+      refused: 'preview',
+    });
+    expect(fetch).not.toHaveBeenCalled();
   });
 });
 
@@ -371,33 +365,32 @@ describe('composing with the API down: the state from the build store, the token
         ? Promise.reject(new TypeError('fetch failed: the API is down'))
         : new Response(FRAGMENT),
     );
-    const compose = withNonce(
-      createPageComposer({
-        template: async () => TEMPLATE,
-        remotes: REMOTES,
-        defaultLanguage: 'en',
-        apiOrigin: 'http://api.test',
-        releaseState: createReleaseStateSource({
-          read: async (key) => objects.get(key),
-          environment: 'production',
-          keys: [KEY],
-        }),
-        signPageToken: createPageTokenSigner({ keys: [TOKEN_KEY], environment: 'production', perMinute: 2 }),
-        fetch: fetch as unknown as typeof globalThis.fetch,
+    const compose = createPageComposer({
+      template: async () => TEMPLATE,
+      remotes: REMOTES,
+      defaultLanguage: 'en',
+      apiOrigin: 'http://api.test',
+      releaseState: createReleaseStateSource({
+        read: async (key) => objects.get(key),
+        environment: 'production',
+        keys: [KEY],
       }),
-    );
+      signPageToken: createPageTokenSigner({ keys: [TOKEN_KEY], environment: 'production', perMinute: 2 }),
+      fetch: fetch as unknown as typeof globalThis.fetch,
+    });
     const apiCalls = () => fetch.mock.calls.filter(([url]) => String(url).startsWith('http://api.test/'));
     return { compose, apiCalls };
   }
-  const tokenIn = (page: string) => /<div hidden data-sg-page-token="([^"]*)"><\/div>/.exec(page)?.[1] ?? '';
+  const tokenOf = (answer: { token: string } | { refused: string }) => ('token' in answer ? answer.token : '');
 
-  it("composes each bucket's builds with their hashes, and a token the API's key verifies, asking the API nothing", async () => {
+  it("composes each bucket's builds with their hashes, and signs tokens the API's key verifies, asking the API nothing", async () => {
     const { compose, apiCalls } = offlineComposer();
-    const canary = await compose({ path: '/sign-up', bucket: 7, clientAddress: '198.51.100.4' });
-    const live = await compose({ path: '/sign-up', bucket: 50, clientAddress: '198.51.100.4' });
+    const canary = await compose({ path: '/sign-up', bucket: 7 });
+    const live = await compose({ path: '/sign-up', bucket: 50 });
     expect(canary).toContain(`data-sg-builds="signup=ba9876543210" data-sg-integrity="signup/remoteEntry.js=${SRI}"`);
     expect(live).toContain('data-sg-builds="signup=0123456789ab"');
-    const token = parsePageToken(tokenIn(canary));
+    const answer = await compose.pageToken({ bucket: 7, builds: 'signup=ba9876543210', clientAddress: '198.51.100.4' });
+    const token = parsePageToken(tokenOf(answer));
     expect(token?.claims).toMatchObject({ bucket: 7, builds: 'signup=ba9876543210' });
     const mac = createHmac('sha256', TOKEN_KEY)
       .update(pageTokenPayload('production', token!.claims))
@@ -406,20 +399,33 @@ describe('composing with the API down: the state from the build store, the token
     expect(apiCalls()).toEqual([]);
   });
 
-  it('gives an address its per-minute tokens, then pages without one (the page itself is never refused)', async () => {
+  it("signs only for the builds the bucket gets now: another bucket's, or an older page's, get none", async () => {
     const { compose } = offlineComposer();
-    const pages = [];
+    expect(await compose.pageToken({ bucket: 50, builds: 'signup=ba9876543210' })).toEqual({
+      refused: 'builds_not_served',
+    });
+    expect(await compose.pageToken({ bucket: 7, builds: '' })).toEqual({ refused: 'builds_not_served' });
+  });
+
+  it('gives an address its per-minute tokens, then none', async () => {
+    const { compose } = offlineComposer();
+    const answers = [];
     for (let page = 0; page < 3; page += 1)
-      pages.push(await compose({ path: '/', bucket: 60, clientAddress: '198.51.100.4' }));
-    expect(pages.map((page) => tokenIn(page) !== '')).toEqual([true, true, false]);
-    expect(tokenIn(await compose({ path: '/', bucket: 60, clientAddress: '203.0.113.1' }))).not.toBe('');
+      answers.push(
+        await compose.pageToken({ bucket: 60, builds: 'signup=0123456789ab', clientAddress: '198.51.100.4' }),
+      );
+    expect(answers.map((answer) => tokenOf(answer) !== '')).toEqual([true, true, false]);
+    const other = await compose.pageToken({ bucket: 60, builds: 'signup=0123456789ab', clientAddress: '203.0.113.1' });
+    expect(tokenOf(other)).not.toBe('');
   });
 
   it("a preview's page asks the API for its builds and gets no token; the API down, its image builds", async () => {
     const { compose, apiCalls } = offlineComposer();
     const page = await compose({ path: '/sign-up', bucket: 7, cookieHeader: 'sg_preview=abc' });
     expect(apiCalls().map(([url]) => String(url))).toEqual(['http://api.test/v1/releases/snapshot?bucket=7']);
-    expect(tokenIn(page)).toBe('');
     expect(page).toContain('data-sg-builds=""');
+    expect(await compose.pageToken({ bucket: 7, builds: '', cookieHeader: 'sg_preview=abc' })).toEqual({
+      refused: 'preview',
+    });
   });
 });

@@ -1,4 +1,4 @@
-import { randomBytes, randomInt } from 'node:crypto';
+import { randomInt } from 'node:crypto';
 import { isLanguage, type Language } from '@special-gift/shared';
 import {
   acceptedLanguages,
@@ -33,14 +33,21 @@ export interface PageRequest {
   readonly acceptLanguage?: string;
   /** The browser's canary bucket ({@link pageBucket}); none: outside every canary. */
   readonly bucket?: number;
-  /** This response's CSP nonce ({@link newNonce}), sent in its Content-Security-Policy too. */
-  readonly nonce: string;
-  /** The visitor's address, sent with the page token's request: the API limits tokens per address. */
+}
+
+/** A page's request for its token (docs/telemetry.md): the builds it was composed with, from its bucket. */
+export interface PageTokenRequest {
+  readonly cookieHeader?: string;
+  /** The browser's canary bucket ({@link pageBucket}). */
+  readonly bucket: number;
+  /** The page's `Sg-Builds`, as it sent them. */
+  readonly builds: string;
+  /** The visitor's address: tokens are limited per address, and the token names its network. */
   readonly clientAddress?: string;
 }
 
-/** A fresh CSP nonce per page, as nginx's `$request_id`: 16 random bytes, hex. */
-export const newNonce = () => randomBytes(16).toString('hex');
+/** The answer to a {@link PageTokenRequest}: a token, or why none (the 204's `Sg-Page-Token-Refused`). */
+export type PageTokenAnswer = { readonly token: string } | { readonly refused: string };
 
 function cookieValue(header: string | undefined, name: string): string | undefined {
   for (const part of (header ?? '').split(';')) {
@@ -59,7 +66,7 @@ export function pageBucket(cookieHeader: string | undefined): { bucket: number; 
 }
 
 /** The composition's variables for one request: the route's remote and the page's language. */
-export function pageVariables(request: Omit<PageRequest, 'nonce'>, defaultLanguage: Language): Record<string, string> {
+export function pageVariables(request: PageRequest, defaultLanguage: Language): Record<string, string> {
   const language = chooseLanguage(
     cookieValue(request.cookieHeader, LANGUAGE_COOKIE),
     acceptedLanguages(request.acceptLanguage),
@@ -154,23 +161,35 @@ export function createPageComposer(options: PageComposerOptions) {
         preview ? fromApi(bucket, preview) : ((await releaseState.forBucket(bucket)) ?? NO_SNAPSHOT)
     : fromApi;
 
-  /** The page's token, as nginx's /_sg_page_token mints it (snippets/page-token.conf) or from the API: never kept, bounded, or none. */
-  async function pageToken(bucket: number, builds: string, clientAddress: string | undefined, preview: boolean) {
+  /**
+   * A page's token, as nginx's /_sg_page_token mints it (snippets/page-token.conf), or from the API:
+   * only for the builds the page's bucket gets now, never for a preview's page; never kept.
+   */
+  async function pageToken(request: PageTokenRequest): Promise<PageTokenAnswer> {
     // A preview's page is the team's own: its batch stays unsigned, as the API's endpoint decides.
-    if (options.signPageToken) return preview ? undefined : options.signPageToken(bucket, builds, clientAddress);
-    if (!options.apiOrigin) return undefined;
+    if (cookieValue(request.cookieHeader, RELEASE_SNAPSHOT.previewCookie)) return { refused: 'preview' };
+    if (options.signPageToken) {
+      const { builds } = await snapshot(request.bucket, undefined);
+      if (builds !== request.builds) return { refused: 'builds_not_served' };
+      const token = options.signPageToken(request.bucket, builds, request.clientAddress);
+      return token === undefined ? { refused: 'not_issued' } : { token };
+    }
+    if (!options.apiOrigin) return { refused: 'page_tokens_off' };
+    // The API checks the builds itself (its `builds_not_served`).
     const token = await fetchWithinBound(
       fetchImpl,
-      `${options.apiOrigin}${PAGE_TOKEN.path}?bucket=${bucket}`,
+      `${options.apiOrigin}${PAGE_TOKEN.apiPath}?bucket=${request.bucket}`,
       (response) => response.text(),
-      { [PAGE_TOKEN.buildsHeader]: builds, ...(clientAddress ? { 'x-forwarded-for': clientAddress } : {}) },
+      {
+        [PAGE_TOKEN.buildsHeader]: request.builds,
+        ...(request.clientAddress ? { 'x-forwarded-for': request.clientAddress } : {}),
+      },
       PAGE_TOKEN.timeoutMs,
     );
-    // Printed into an attribute: only a token's characters, ever.
-    return token !== undefined && PAGE_TOKEN_PATTERN.test(token) ? token : undefined;
+    return token !== undefined && PAGE_TOKEN_PATTERN.test(token) ? { token } : { refused: 'not_issued' };
   }
 
-  return async function composePage(request: PageRequest): Promise<string> {
+  async function composePage(request: PageRequest): Promise<string> {
     const bucket = request.bucket ?? RELEASE_SNAPSHOT.buckets - 1;
     const preview = cookieValue(request.cookieHeader, RELEASE_SNAPSHOT.previewCookie);
     const { builds, integrity } = await snapshot(bucket, preview);
@@ -178,13 +197,11 @@ export function createPageComposer(options: PageComposerOptions) {
       ...pageVariables(request, options.defaultLanguage),
       [PAGE_VARIABLES.builds]: builds,
       [PAGE_VARIABLES.integrity]: integrity,
-      [PAGE_VARIABLES.nonce]: request.nonce,
     };
     const releasedBuilds = parsePageBuilds(builds);
     return renderSsi(await options.template(), {
       variables,
       async include(uri) {
-        if (uri === PAGE_TOKEN.include) return pageToken(bucket, builds, request.clientAddress, preview !== undefined);
         const match = includePattern.exec(uri);
         const remote = match?.[1] as RemoteName | undefined;
         const language = match?.[3];
@@ -194,13 +211,15 @@ export function createPageComposer(options: PageComposerOptions) {
         const fragment = await fetchFragment(`${base}/${fragmentFile(Number(match[2]), language)}`);
         if (fragment === undefined) return undefined;
         // Not SSI, as nginx (snippets/fragment-proxy.conf): a fragment from a remote's origin gets
-        // only its stylesheet's path filled in, never the page's variables (its CSP nonce).
+        // only its stylesheet's path filled in, never the page's variables.
         return fragment
           .split(SCREEN_FILES_ECHO)
           .join(`${SCREEN_FILES_PREFIX}${remote}${buildDir(releasedBuilds[remote] ?? '')}`);
       },
     });
-  };
+  }
+
+  return Object.assign(composePage, { pageToken });
 }
 
 export interface ScreenFile {

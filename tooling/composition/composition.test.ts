@@ -1,4 +1,5 @@
-import { toPageTemplate } from './composition';
+import { createHash } from 'node:crypto';
+import { pageBootstrapScript, pageContentSecurityPolicy, pageScriptHash, toPageTemplate } from './composition';
 
 describe('toPageTemplate', () => {
   const INDEX =
@@ -14,19 +15,39 @@ describe('toPageTemplate', () => {
     );
   });
 
-  it("asks for the page's token after the root, so the first screen is sent before the page waits on the API", () => {
+  it('starts the app with one inline script after the root, which adds the page loader and the app preload', () => {
     const template = toPageTemplate(INDEX, 3, '/page-loader.def.js');
-    expect(template).toContain(
-      '<!--# endif --></div><div hidden data-sg-page-token="<!--# include virtual="/_sg_page_token" stub="empty" -->"></div></body>',
-    );
+    const bootstrap = pageBootstrapScript('/page-loader.def.js', '/main.abc.js');
+    expect(template).toContain(`<!--# endif --></div><script>${bootstrap}</script></body>`);
+    expect(bootstrap).toContain("p.src='/page-loader.def.js';p.dataset.app='/main.abc.js'");
+    expect(template.match(/<script/g)).toHaveLength(1);
+    // Nothing per response: no nonce, no token, no variable but the page's language, builds and screen.
+    expect(template).not.toMatch(/nonce|request_id|_sg_page_token/);
   });
 
-  it('starts the app through the page loader, the app preloaded meanwhile', () => {
-    const template = toPageTemplate(INDEX, 3, '/page-loader.def.js');
-    expect(template).toContain(
-      '<link rel="preload" href="/main.abc.js" as="script" nonce="<!--# echo var="request_id" -->"><script defer nonce="<!--# echo var="request_id" -->" src="/page-loader.def.js" data-app="/main.abc.js"></script>',
+  it("names its files in its own text, never from the page: a copy of it starts only the host's code", () => {
+    expect(pageBootstrapScript('/l.1.js', '/m.2.js')).not.toMatch(
+      /dataset\.(app|loader)\b(?!=)|getAttribute|querySelector|currentScript/,
     );
-    expect(template.match(/<script/g)).toHaveLength(1);
+    expect(() => pageBootstrapScript("/l.js');evil('", '/m.js')).toThrow("not a path of the host's own files");
+    expect(() => pageBootstrapScript('https://cdn.example/l.js', '/m.js')).toThrow();
+  });
+
+  it("runs the bootstrap by its hash, the page's only script source ('strict-dynamic' for what it loads)", () => {
+    const template = toPageTemplate(INDEX, 3, '/page-loader.def.js');
+    const hash = createHash('sha256')
+      .update(pageBootstrapScript('/page-loader.def.js', '/main.abc.js'))
+      .digest('base64');
+    expect(pageScriptHash(template)).toBe(`'sha256-${hash}'`);
+    const csp = pageContentSecurityPolicy(pageScriptHash(template), [
+      'https://intro.example',
+      'https://signup.example',
+    ]);
+    expect(csp).toContain(
+      `script-src 'sha256-${hash}' 'strict-dynamic' 'self' https://intro.example https://signup.example;`,
+    );
+    expect(csp).not.toMatch(/unsafe-inline|unsafe-eval|nonce/);
+    expect(() => pageScriptHash('<html><body></body></html>')).toThrow('exactly one inline script');
   });
 
   it('refuses a page it cannot compose rather than write one without the screen', () => {

@@ -5,12 +5,13 @@
  * (deploy/nginx/snippets/composition*.conf). The browser's side (the language rule and cookie, the
  * screen's attributes, the page frame's class) is `@special-gift/shared/composition`.
  */
+import { createHash } from 'node:crypto';
 import type { Language } from '@special-gift/shared';
 import {
   COLLECTOR_META_NAME,
   PAGE_BUILDS_ATTRIBUTE,
   PAGE_INTEGRITY_ATTRIBUTE,
-  PAGE_TOKEN_ATTRIBUTE,
+  PAGE_TOKEN_PATH,
   SHELL_PAGE_CLASS,
 } from '@special-gift/shared/composition';
 
@@ -26,6 +27,14 @@ export const FRAGMENT_TIMEOUT_MS = 300;
  * fetch per fragment and second) and a deploy still shows on the next page load a second later.
  */
 export const FRAGMENT_CACHE_SECONDS = 1;
+
+/**
+ * How long at most nginx keeps a composed page per route, language and canary bucket
+ * (snippets/page-cache.conf): to the end of the second it was composed in. A page then costs a cache
+ * hit, and asks its snapshot afresh when composed, so a release still reaches new pages within 2 s
+ * (the state agent's read, then at most this second).
+ */
+export const PAGE_CACHE_SECONDS = 1;
 
 /** Where a remote publishes its screen's HTML, beside remoteEntry.js; the major keeps hosts of another contract away. */
 export const fragmentFile = (contractMajor: number, language: Language) =>
@@ -56,26 +65,52 @@ export const PAGE_VARIABLES = {
   builds: 'sg_builds',
   /** The hashes of what the host loads from those builds, the API's `Sg-Integrity` (docs/security.md). */
   integrity: 'sg_integrity',
-  /**
-   * The response's CSP nonce (docs/security.md): nginx's `$request_id` (16 random bytes, hex), a
-   * fresh one per page. Only the page template prints it; a fragment is never SSI-processed with it.
-   */
-  nonce: 'request_id',
 } as const;
 
 /**
- * The composed page's Content-Security-Policy (docs/security.md): only scripts carrying this
- * response's nonce run (the page loader), and what they load themselves ('strict-dynamic': the
- * app, the federation runtime's entries and webpack's chunks, each with its integrity). A script
- * element in a fragment, inline or `src` from any origin, does not run. The origins after the nonce
- * are for browsers without 'strict-dynamic' (CSP 2), which ignore it; CSP 3 browsers ignore them.
- * deploy/nginx/host.conf.template sets the same policy as `$page_csp`.
+ * The composed page's one script of its own, inline: it adds the app's preload and the page loader,
+ * which then starts the app (host/src/page-loader.ts). Last in the body, so the prerendered screen
+ * is parsed when the loader runs. Its hash is the page's only script source (docs/security.md, "A
+ * hash, not a nonce"): nothing in the page differs per response, so nginx can keep a composed page.
+ * The URLs are in its text, never read from the page: a copy of it in a fragment, which the hash
+ * would let run, can start only the host's own code, once (the first copy to run starts it).
  */
-export function pageContentSecurityPolicy(nonce: string, remoteOrigins: readonly string[]): string {
+export function pageBootstrapScript(pageLoader: string, app: string): string {
+  const [loader, main] = [pageLoader, app].map((url) => {
+    if (!/^\/[A-Za-z0-9._/-]+$/.test(url)) throw new Error(`not a path of the host's own files: ${url}`);
+    return `'${url}'`;
+  });
+  return (
+    "(function(d,w){if(w.__sgStarted)return;w.__sgStarted=1;var l=d.createElement('link'),p=d.createElement('script');" +
+    `l.rel='preload';l.as='script';l.href=${main};p.src=${loader};p.dataset.app=${main};d.head.append(l,p)})(document,window)`
+  );
+}
+
+/** The file beside page.shtml with its script's CSP source, which the host's nginx reads at start. */
+export const PAGE_SCRIPT_HASH_FILE = 'page-script-hash.txt';
+
+/** The CSP source (`'sha256-<base64>'`) of the page template's one inline script ({@link pageBootstrapScript}). */
+export function pageScriptHash(template: string): string {
+  const scripts = [...template.matchAll(/<script[^>]*>([^<]*)<\/script>/g)];
+  const [only] = scripts;
+  if (scripts.length !== 1 || !only?.[1]) throw new Error('the page template must hold exactly one inline script');
+  return `'sha256-${createHash('sha256').update(only[1]).digest('base64')}'`;
+}
+
+/**
+ * The composed page's Content-Security-Policy (docs/security.md): only the page's own inline script
+ * runs (by its hash, {@link pageScriptHash}), and what it loads ('strict-dynamic': the page loader, the app, the federation
+ * runtime's entries and webpack's chunks, each with its integrity). A script element in a fragment,
+ * inline or `src` from any origin, does not run. The origins after the hash are for browsers
+ * without 'strict-dynamic' (CSP 2), which ignore it; CSP 3 browsers ignore them. One policy for
+ * every page of a host build: nginx's `$page_csp` (host.conf.template) is the same, its hash from
+ * {@link PAGE_SCRIPT_HASH_FILE}.
+ */
+export function pageContentSecurityPolicy(scriptHash: string, remoteOrigins: readonly string[]): string {
   const remotes = remoteOrigins.join(' ');
   return [
     "default-src 'self'",
-    `script-src 'nonce-${nonce}' 'strict-dynamic' 'self' ${remotes}`,
+    `script-src ${scriptHash} 'strict-dynamic' 'self' ${remotes}`,
     `style-src 'self' ${remotes}`,
     `connect-src 'self' ${remotes}`,
     "img-src 'self' data:",
@@ -110,30 +145,29 @@ export const RELEASE_SNAPSHOT = {
 } as const;
 
 /**
- * The page token (docs/telemetry.md): a short-lived token the API signs for each composed page
- * (its builds, bucket, time and a unique id), which the page's telemetry batch sends back so the
- * canary verdict counts real page views only. nginx cannot compute an HMAC and the snapshot is
- * shared across pages for a second, so each page asks the API with an include of its own: uncached,
- * after the first screen's markup (its bytes and paint never wait for it), bounded.
+ * The page token (docs/telemetry.md): a short-lived token the composer signs for a page view (its
+ * builds, bucket, time and a unique id), which the page's telemetry batch sends back so the canary
+ * verdict counts real page views only. The page asks for it itself (the collector, once the first
+ * screen is up), so a page's bytes are the same for every visitor of its bucket and language and
+ * can be kept; the composer signs one only for the builds that bucket gets now.
  */
 export const PAGE_TOKEN = {
-  /** The page template's include (nginx: an internal location; the Node composer: its own fetch). */
-  include: '/_sg_page_token',
-  /** On the API's upstream; the bucket goes in the query, the page's builds in `Sg-Builds`. */
-  path: '/v1/telemetry/page-token',
+  /** The page's request (nginx: snippets/page-token.conf; the Node composer: its own route). */
+  path: PAGE_TOKEN_PATH,
+  /** On the API's upstream, for a composer without a key; the bucket goes in the query. */
+  apiPath: '/v1/telemetry/page-token',
+  /** The page's builds (its `data-sg-builds`), sent with the page's request and on to the API. */
   buildsHeader: 'sg-builds',
-  /**
-   * The API answers from memory (an HMAC and the pointers' 100 ms memo) within a few ms; past this
-   * the page goes without a token, its batch then unsigned. Short, because the page's tail (and so
-   * its deferred scripts) waits for the include: the first screen's markup above it does not.
-   */
+  /** Why a request got no token (204), as the API says it. */
+  refusedHeader: 'sg-page-token-refused',
+  /** The API answers from memory within a few ms; past this the page goes without a token. */
   timeoutMs: 150,
 } as const;
 
 /**
  * The composed page's Cache-Control (nginx's `location /` in deploy/nginx/host.conf.template sets
- * the same): revalidated on every load, and `private`, since it carries a single-use page token and
- * the visitor's bucket: a shared cache must never hand one visitor's page to another.
+ * the same): revalidated on every load, and `private`, since it carries the builds of the visitor's
+ * bucket: a shared cache must not hand a canary's page to a visitor outside it.
  */
 export const COMPOSED_PAGE_CACHE_CONTROL = 'private, no-cache';
 
@@ -151,17 +185,19 @@ export const SCREEN_FILES_ECHO = ssi(`echo var="${PAGE_VARIABLES.screenFiles}"`)
 
 /**
  * The host's page template from its built index.html: `<html lang dir>` from the chosen language,
- * the release snapshot on `<html>`, and in the root the route's fragment inside the same page frame the shell renders (so nothing
- * moves when the shell takes over). A failed include prints nothing: the client renders the screen.
- * The app's script is started by `pageLoader` (the host's page-loader.ts), which lets a prerendered
- * screen paint first; the page preloads the app meanwhile.
+ * the release snapshot on `<html>`, and in the root the route's fragment inside the same page frame
+ * the shell renders (so nothing moves when the shell takes over). A failed include prints nothing:
+ * the client renders the screen. Then {@link pageBootstrapScript}, which starts `pageLoader` (the
+ * host's page-loader.ts): it lets a prerendered screen paint first, the app preloaded meanwhile.
+ * Nothing in it differs between two visitors of one bucket and language: no nonce, no token.
  */
 export function toPageTemplate(indexHtml: string, contractMajor: number, pageLoader: string): string {
-  const { screen, language, direction, builds, integrity, nonce } = PAGE_VARIABLES;
+  const { screen, language, direction, builds, integrity } = PAGE_VARIABLES;
   const htmlTag = /<html lang="?en"? dir="?ltr"?>/; // quoted or not: the build minifies it
   const rootTag = /<div id="?root"?><\/div>/;
   const appScript = /<script defer(?:="defer")? src="?([^"\s>]+)"?><\/script>/;
-  if (!htmlTag.test(indexHtml) || !rootTag.test(indexHtml) || !appScript.test(indexHtml)) {
+  const app = appScript.exec(indexHtml)?.[1];
+  if (!htmlTag.test(indexHtml) || !rootTag.test(indexHtml) || app === undefined) {
     throw new Error(
       'index.html must contain <html lang="en" dir="ltr">, an empty root <div id="root"> and the app\'s deferred script',
     );
@@ -169,21 +205,16 @@ export function toPageTemplate(indexHtml: string, contractMajor: number, pageLoa
   const include = ssi(
     `include virtual="${SCREEN_INCLUDE_PREFIX}$${screen}/v${contractMajor}/$${language}.html" stub="empty"`,
   );
-  // After the root, so everything the first screen needs is sent before the page waits on the API.
-  const pageToken = `<div hidden ${PAGE_TOKEN_ATTRIBUTE}="${ssi(`include virtual="${PAGE_TOKEN.include}" stub="empty"`)}"></div>`;
+  const bootstrap = `<script>${pageBootstrapScript(pageLoader, app)}</script>`;
   return indexHtml
-    .replace(
-      appScript,
-      (_, app: string) =>
-        `<link rel="preload" href="${app}" as="script" nonce="${ssi(`echo var="${nonce}"`)}"><script defer nonce="${ssi(`echo var="${nonce}"`)}" src="${pageLoader}" data-app="${app}"></script>`,
-    )
+    .replace(appScript, '')
     .replace(
       htmlTag,
       `<html lang="${ssi(`echo var="${language}"`)}" dir="${ssi(`echo var="${direction}"`)}" ${PAGE_BUILDS_ATTRIBUTE}="${ssi(`echo var="${builds}"`)}" ${PAGE_INTEGRITY_ATTRIBUTE}="${ssi(`echo var="${integrity}"`)}">`,
     )
     .replace(
       rootTag,
-      `<div id="root">${ssi('block name="empty"')}${ssi('endblock')}${ssi(`if expr="$${screen}"`)}<div class="${SHELL_PAGE_CLASS}">${include}</div>${ssi('endif')}</div>${pageToken}`,
+      `<div id="root">${ssi('block name="empty"')}${ssi('endblock')}${ssi(`if expr="$${screen}"`)}<div class="${SHELL_PAGE_CLASS}">${include}</div>${ssi('endif')}</div>${bootstrap}`,
     );
 }
 

@@ -12,6 +12,8 @@ import { readRemoteList, type RemoteEntry } from '../remotes/read-remote-list';
 import {
   FRAGMENT_CACHE_SECONDS,
   FRAGMENT_TIMEOUT_MS,
+  PAGE_CACHE_SECONDS,
+  PAGE_TOKEN,
   PAGE_VARIABLES,
   RELEASE_SNAPSHOT,
   SCREEN_FILES_ECHO,
@@ -95,6 +97,18 @@ export function renderCompositionMaps(remotes: readonly RemoteEntry[] = readRemo
       `    default /builds/$${buildVariable(remote.name)};`,
       '}',
     ]),
+    '',
+    '# How long the page cache keeps a page (X-Accel-Expires from the composing server): to the end',
+    '# of the second it was composed in (at most PAGE_CACHE_SECONDS; nginx counts whole seconds, so',
+    '# proxy_cache_valid 1s would keep it 1 to 2 s). A page composed without a snapshot (nothing',
+    '# released, or none to be had) is not kept at all (0): the next page asks again.',
+    'map $msec $sg_page_second {',
+    '    "~^(?<sg_second>[0-9]+)" $sg_second;',
+    '}',
+    `map $${builds} $sg_page_expires {`,
+    '    "" 0;',
+    '    default "@$sg_page_second";',
+    '}',
     '',
   ].join('\n');
 }
@@ -183,19 +197,29 @@ export function renderScreenFilesProxy(): string {
  * (`again`, @sg_snapshot_again) before the page goes without: a page without its snapshot is composed
  * with the remotes' own builds, which production's REQUIRE_INTEGRITY refuses to run.
  */
-export function renderReleaseSnapshot({ again = false } = {}): string {
+export function renderReleaseSnapshot({ again = false, fresh = false } = {}): string {
   return [
     GENERATED,
     // A named location is internal already, and refuses the directive.
     ...(again
       ? ['# The second and last try (@sg_snapshot_again): any failure now goes to @sg_no_snapshot.']
-      : [
-          'internal;',
-          '# Once more on a failed connection or a timeout (first match wins below); the retry may then',
-          '# redirect its own failure to @sg_no_snapshot (nginx decides that here, where the first is).',
-          'recursive_error_pages on;',
-          'error_page 502 504 = @sg_snapshot_again;',
-        ]),
+      : fresh
+        ? [
+            'internal;',
+            '# For a page the page cache keeps (the composing server): asked afresh, not from this cache, so',
+            "# a release reaches new pages within the page cache's second. Any failure, an error status",
+            '# included, is asked once more through the cache (@sg_snapshot_again), whose last copy is used.',
+            'proxy_cache_bypass 1;',
+            'recursive_error_pages on;',
+            'error_page 500 502 503 504 = @sg_snapshot_again;',
+          ]
+        : [
+            'internal;',
+            '# Once more on a failed connection or a timeout (first match wins below); the retry may then',
+            '# redirect its own failure to @sg_no_snapshot (nginx decides that here, where the first is).',
+            'recursive_error_pages on;',
+            'error_page 502 504 = @sg_snapshot_again;',
+          ]),
     'proxy_pass_request_body off;',
     'proxy_set_header Content-Length "";',
     'proxy_set_header Accept-Encoding "";',
@@ -212,20 +236,21 @@ export function renderReleaseSnapshot({ again = false } = {}): string {
 }
 
 /**
- * Inside the internal location the page template's include asks for the page's token
- * (docs/telemetry.md): answered by nginx itself, with njs (render-njs.ts), for the page's bucket,
- * its snapshot's builds and the visitor's address; the location adds the per-address limit
- * (limit_req, from PAGE_TOKENS_PER_MINUTE). Refused, past the limit, or failing: an empty include,
- * the page is served without a token.
+ * Inside /_sg_page_token, which a composed page's collector asks for its token (docs/telemetry.md):
+ * answered by nginx itself, with njs (render-njs.ts), for the visitor's bucket, the builds that bucket
+ * gets now (the location's cached snapshot, which must be the page's `Sg-Builds`) and the visitor's
+ * address; the location adds the per-address limit (limit_req, from PAGE_TOKENS_PER_MINUTE). Every
+ * answer without a token is a 204 that says why (`Sg-Page-Token-Refused`), as the API's.
  */
 export function renderPageToken(): string {
   return [
     GENERATED,
-    'internal;',
-    'ssi off; # the token is printed as is, never composed',
+    'limit_except GET { deny all; }',
     "# A preview's page gets none: its builds are not its bucket's. Before limit_req: it spends nothing.",
-    `if ($cookie_${RELEASE_SNAPSHOT.previewCookie}) { return 204; }`,
-    '# The address past its allowance: the empty include, and the page served in full.',
+    `if ($cookie_${RELEASE_SNAPSHOT.previewCookie}) {`,
+    `    add_header ${titleCase(PAGE_TOKEN.refusedHeader)} preview always;`,
+    '    return 204;',
+    '}',
     'limit_req_status 429;',
     'limit_req_log_level info;',
     'error_page 429 500 = @sg_no_page_token;',
@@ -234,9 +259,52 @@ export function renderPageToken(): string {
   ].join('\n');
 }
 
+/**
+ * In the host's `location /`: the composed page, kept whole for PAGE_CACHE_SECONDS per route,
+ * language and canary bucket (`$sg_screen|$sg_lang|$sg_bucket`: every input of the page), so most
+ * pages cost nginx a cache hit (docs/performance.md). The composing server behind it gets exactly
+ * those inputs as cookies; a preview's page is never kept, nor is a page without a snapshot.
+ */
+export function renderPageCache(): string {
+  const { screen, language } = PAGE_VARIABLES;
+  const { bucketCookie: bucket, previewCookie: preview } = RELEASE_SNAPSHOT;
+  return [
+    GENERATED,
+    'proxy_cache sg_pages;',
+    `proxy_cache_key "page|$${screen}|$${language}|$sg_bucket";`,
+    `proxy_cache_valid 200 ${PAGE_CACHE_SECONDS}s;`,
+    "# One composition per key at a time; the others wait for it (at most the composition's bounds).",
+    'proxy_cache_lock on;',
+    'proxy_cache_lock_timeout 2s;',
+    '# While one request composes a key again, the others get its last page; and the composing server',
+    '# failing (it never should: every part of a page has its own fallback), the last page too.',
+    'proxy_cache_use_stale error timeout updating http_500 http_502 http_503 http_504;',
+    `proxy_cache_bypass $cookie_${preview};`,
+    `proxy_no_cache $cookie_${preview};`,
+    "# Only what the page depends on: the key's cookies (and a preview's), never the visitor's others.",
+    `proxy_set_header Cookie "${bucket}=$sg_bucket; ${LANGUAGE_COOKIE}=$${language}; ${preview}=$cookie_${preview}";`,
+    'proxy_set_header Accept-Language "";',
+    'proxy_set_header Authorization "";',
+    'proxy_pass_request_body off;',
+    'proxy_set_header Content-Length "";',
+    'proxy_http_version 1.1;',
+    'proxy_set_header Connection "";',
+    'proxy_read_timeout 5s;',
+    '# HIT, MISS, BYPASS (a preview), STALE, UPDATING: whether the page was composed for this request.',
+    'add_header X-Cache-Status $upstream_cache_status always;',
+    '',
+  ].join('\n');
+}
+
+/** `sg-page-token-refused` as nginx's add_header names it. */
+const titleCase = (header: string) =>
+  header.replace(/(^|-)([a-z])/g, (_, dash: string, letter: string) => dash + letter.toUpperCase());
+
 export const NGINX_SNIPPETS = {
   'page-token.conf': renderPageToken,
+  'page-cache.conf': renderPageCache,
   'release-snapshot.conf': () => renderReleaseSnapshot(),
+  'release-snapshot-fresh.conf': () => renderReleaseSnapshot({ fresh: true }),
   'release-snapshot-again.conf': () => renderReleaseSnapshot({ again: true }),
   'composition.conf': renderCompositionMaps,
   'fragment-proxy.conf': renderFragmentProxy,

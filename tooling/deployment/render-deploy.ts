@@ -14,7 +14,7 @@ const ROOT = join(__dirname, '..', '..');
 
 /** The files with generated regions, and the region names each holds. */
 export const DEPLOY_FILES = {
-  'deploy/nginx/host.conf.template': ['preload hints', 'remote locations'],
+  'deploy/nginx/host.conf.template': ['preload hints', 'screen files locations', 'fragment locations'],
   'deploy/nginx/entrypoint/15-runtime-config.envsh': ['remotes'],
   'docker-compose.yml': ['host remotes', 'host depends on remotes', 'remote services', 'gate runner forwards'],
   'deploy/static-app.Dockerfile': ['workspace manifests'],
@@ -73,8 +73,8 @@ export function regionLines(region: string, remotes: readonly RemoteEntry[]): st
           '}',
         ]),
       ];
-    case 'remote locations':
-      // A variable in proxy_pass (the captured path) makes nginx resolve the remote's name per
+    case 'fragment locations':
+      // In the composing server (host.conf.template). A variable in proxy_pass (the captured path) makes nginx resolve the remote's name per
       // request, through `resolver`: a rolled remote's new address is used within its validity.
       return remotes.flatMap((remote) => [
         `# ${remote.name}'s prerendered screen, fetched when a page is composed (never by browsers).`,
@@ -88,6 +88,9 @@ export function regionLines(region: string, remotes: readonly RemoteEntry[]): st
         '        include snippets/fragment-proxy.conf;',
         '    }',
         '}',
+      ]);
+    case 'screen files locations':
+      return remotes.flatMap((remote) => [
         `# ${remote.name}'s files through the host (the screen's stylesheet the page links).`,
         `location ^~ /_screen-files/${remote.name}/ {`,
         `    location ~ ^/_screen-files/${remote.name}/(?<sg_path>.*)$ {`,

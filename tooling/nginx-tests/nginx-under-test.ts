@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../serve/local-topology';
 import { hostEnvironment, renderTemplate, runEntrypoint } from '../serve/runtime-config';
+import { PAGE_SCRIPT_HASH_FILE, PAGE_TEMPLATE_FILE, pageScriptHash, toPageTemplate } from '../composition/composition';
 
 /**
  * A DNS server answering A questions with `addressesOf(name)` (read at each question, so a test can
@@ -127,6 +128,17 @@ export async function startNginx(options: {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return { url, prefix, stop };
+}
+
+/** A host build's page template in `www`, as the host's build writes it: page.shtml and its script's hash. */
+export function writePageTemplate(www: string): void {
+  const template = toPageTemplate(
+    '<!doctype html><html lang=en dir=ltr><head><title>x</title><script defer src=/main.abc.js></script></head><body><div id=root></div></body></html>',
+    1,
+    '/page-loader.1.js',
+  );
+  writeFileSync(join(www, PAGE_TEMPLATE_FILE), template);
+  writeFileSync(join(www, PAGE_SCRIPT_HASH_FILE), `${pageScriptHash(template)}\n`);
 }
 
 /**

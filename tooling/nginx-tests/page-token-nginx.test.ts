@@ -1,21 +1,18 @@
 /**
  * The page token with the host's real nginx (deploy/nginx/host.conf.template, rendered as the image
- * renders it, run with Debian's nginx and its njs): every composed page gets a token nginx mints
- * itself (deploy/nginx/njs/page-token.js) for its bucket, its snapshot's builds and the visitor's
- * network, which the API's own check accepts; no request leaves nginx for it. None for a preview's
- * page, past an address's allowance, or without a key: the page is served in full without one.
+ * renders it, run with Debian's nginx and its njs): every page view asks /_sg_page_token, as its
+ * collector does, and gets a token nginx mints itself (deploy/nginx/njs/page-token.js) for its
+ * bucket, the builds that bucket gets now and the visitor's network, which the API's own check
+ * accepts; no request leaves nginx for it. None (a 204 that says why) for a preview's page, builds
+ * the bucket no longer gets, past an address's allowance, or without a key.
  */
 import { type Socket } from 'node:dgram';
-import { writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { join } from 'node:path';
 import { PAGE_TOKEN_PATTERN, parsePageToken, type TelemetryBatch } from '@special-gift/shared/telemetry';
 import { checkPageToken, pageTokenKeys } from '../../api/src/telemetry/page-token';
-import { COMPOSED_PAGE_CACHE_CONTROL, PAGE_TOKEN, toPageTemplate } from '../composition/composition';
-import { freePort, type RunningNginx, startDnsServer, startHostNginx } from './nginx-under-test';
+import { COMPOSED_PAGE_CACHE_CONTROL, PAGE_TOKEN } from '../composition/composition';
+import { freePort, type RunningNginx, startDnsServer, startHostNginx, writePageTemplate } from './nginx-under-test';
 
-const INDEX =
-  '<!doctype html><html lang=en dir=ltr><head><title>x</title><script defer src=/main.abc.js></script></head><body><div id=root></div></body></html>';
 const BUILDS = 'signup=0123456789ab';
 const KEY = 'k'.repeat(32);
 const NEXT_KEY = 'n'.repeat(32);
@@ -36,12 +33,7 @@ const apiAsked: string[] = [];
 
 /** The host's nginx in front of the stand-in API, with the key and environment, plus `more`. */
 const hostNginx = (apiPort: number, more: Record<string, string> = {}) =>
-  startHostNginx(
-    apiPort,
-    dns,
-    (www) => writeFileSync(join(www, 'page.shtml'), toPageTemplate(INDEX, 1, '/page-loader.1.js')),
-    { PAGE_TOKEN_KEY: KEY, RELEASE_ENVIRONMENT: ENVIRONMENT, ...more },
-  );
+  startHostNginx(apiPort, dns, writePageTemplate, { PAGE_TOKEN_KEY: KEY, RELEASE_ENVIRONMENT: ENVIRONMENT, ...more });
 
 beforeAll(async () => {
   dns = await startDnsServer(() => []);
@@ -78,17 +70,34 @@ beforeEach(() => {
   apiAsked.length = 0;
 });
 
+/**
+ * A page view as a browser makes it: the page, then its collector's request for the token, with the
+ * page's builds (`<html data-sg-builds>`, else `builds`) and the cookies, the bucket a first visit
+ * was given included.
+ */
 const page = async (
   cookie?: string,
-  { via = nginx, headers = {} }: { via?: RunningNginx; headers?: Record<string, string> } = {},
+  { via = nginx, headers = {}, builds }: { via?: RunningNginx; headers?: Record<string, string>; builds?: string } = {},
 ) => {
   const response = await fetch(`${via.url}/sign-up`, { headers: { ...(cookie ? { cookie } : {}), ...headers } });
   const body = await response.text();
+  const setCookie = response.headers.get('set-cookie');
+  const cookies = [cookie, setCookie?.split(';')[0]].filter(Boolean).join('; ');
+  const pageBuilds = builds ?? /data-sg-builds="([^"]*)"/.exec(body)?.[1] ?? '';
+  const started = Date.now();
+  const answer = await fetch(`${via.url}${PAGE_TOKEN.path}`, {
+    headers: { ...headers, ...(cookies ? { cookie: cookies } : {}), [PAGE_TOKEN.buildsHeader]: pageBuilds },
+  });
+  const token = await answer.text();
   return {
     status: response.status,
     body,
-    token: /<div hidden data-sg-page-token="([^"]*)"><\/div><\/body>/.exec(body)?.[1],
-    setCookie: response.headers.get('set-cookie'),
+    token,
+    tokenStatus: answer.status,
+    tokenMs: Date.now() - started,
+    refused: answer.headers.get(PAGE_TOKEN.refusedHeader),
+    tokenCacheControl: answer.headers.get('cache-control'),
+    setCookie,
     cacheControl: response.headers.get('cache-control'),
   };
 };
@@ -120,11 +129,26 @@ it("signs each page's token in nginx, for its bucket and builds, as the API chec
   expect(apiCheck(first.token, '10.0.0.1')).toBe('mismatched');
   expect(apiCheck(first.token, '127.0.0.1', KEY, 'production')).toBe('forged');
   expect(apiCheck(first.token, '127.0.0.1', NEXT_KEY)).toBe('forged');
-  // One id per page (its 8 random bytes), and nobody asked for either token.
+  // One id per page view (its 8 random bytes), and nobody asked for either token.
   expect(parsePageToken(second.token ?? '')?.claims.id).not.toBe(parsePageToken(first.token ?? '')?.claims.id);
   expect(apiAsked).toEqual([]);
-  // A page with a single-use token: never from a shared cache.
+  // The page names its bucket's builds: never from a shared cache; its token, from no cache at all.
   expect(first.cacheControl).toBe(COMPOSED_PAGE_CACHE_CONTROL);
+  expect(first.tokenCacheControl).toBe('no-store');
+});
+
+it('keeps the token out of the page: two views of one bucket and language get the same bytes', async () => {
+  const first = await page('sg_bucket=7; sg_lang=fr');
+  const second = await page('sg_bucket=7; sg_lang=fr');
+  expect(second.body).toBe(first.body);
+  expect(first.body).not.toContain(first.token);
+});
+
+it('signs no token for builds the bucket does not get now (a page from before a release)', async () => {
+  for (const builds of ['signup=ba9876543210', '', 'a"><script>']) {
+    const { tokenStatus, token, refused } = await page('sg_bucket=7', { builds });
+    expect([tokenStatus, token, refused]).toEqual([204, '', 'builds_not_served']);
+  }
 });
 
 it('signs a first visit with the bucket its Set-Cookie gives it', async () => {
@@ -136,9 +160,9 @@ it('signs a first visit with the bucket its Set-Cookie gives it', async () => {
 });
 
 it("gives a preview cookie's page no token (its builds are not its bucket's)", async () => {
-  const { status, token, body } = await page('sg_bucket=7; sg_preview=anything');
+  const { status, token, refused, body } = await page('sg_bucket=7; sg_preview=anything');
   expect(status).toBe(200);
-  expect(token).toBe('');
+  expect([token, refused]).toEqual(['', 'preview']);
   expect(body).toMatch(/<div id="root">.*<\/html>$/s);
 });
 
@@ -153,7 +177,7 @@ it(`gives one address ${PER_MINUTE} tokens a minute, then serves its pages in fu
     Array<string>(PER_MINUTE).fill('signed'),
   );
   const past = pages[PER_MINUTE];
-  expect(past?.token).toBe('');
+  expect([past?.tokenStatus, past?.token, past?.refused]).toEqual([204, '', 'rate_limited']);
   expect(past?.body).toMatch(/<div id="root">.*<\/html>$/s);
 });
 
@@ -165,9 +189,9 @@ it('gives one address a token for every page with PAGE_TOKENS_PER_MINUTE=0 (no l
 });
 
 it('signs no page without a key (tokens off), and still serves it', async () => {
-  const { status, token, body } = await page('sg_bucket=7', { via: keyless });
+  const { status, token, refused, body } = await page('sg_bucket=7', { via: keyless });
   expect(status).toBe(200);
-  expect(token).toBe('');
+  expect([token, refused]).toEqual(['', 'page_tokens_off']);
   expect(body).toMatch(/<div id="root">.*<\/html>$/s);
 });
 
@@ -201,12 +225,16 @@ it("believes no client's X-Forwarded-For without REAL_IP_FROM: the peer is the c
   expect(apiCheck(token, '203.0.113.9')).toBe('mismatched');
 });
 
-it('answers the include at once, with no upstream to wait for', async () => {
-  const started = Date.now();
-  const { token } = await page('sg_bucket=7');
+it('answers at once, with no upstream to wait for', async () => {
+  const { token, tokenMs } = await page('sg_bucket=7');
   expect(token).toMatch(PAGE_TOKEN_PATTERN);
   // The old hop's bound; a local answer is far under it (timer granularity aside).
-  expect(Date.now() - started).toBeLessThan(PAGE_TOKEN.timeoutMs + 250);
+  expect(tokenMs).toBeLessThan(PAGE_TOKEN.timeoutMs + 250);
+});
+
+it('answers only GET', async () => {
+  const answer = await fetch(`${nginx.url}${PAGE_TOKEN.path}`, { method: 'POST', body: 'x' });
+  expect(answer.status).toBe(403);
 });
 
 it('keeps signing pages with the API down (only the snapshot was ever asked of it)', async () => {

@@ -6,19 +6,16 @@
  * A front between nginx and the state agent fails the first N requests of each bucket it is told to.
  */
 import { type Socket } from 'node:dgram';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { selectForBucket } from '@special-gift/shared/release-state';
-import { toPageTemplate } from '../composition/composition';
 import { folderReader } from '../composition/release-state-source';
 import { startStateAgent, type RunningStateAgent } from '../state-agent/agent';
 import { ENVIRONMENT, publishToFolder, releasedState, testSettings } from '../state-agent/test-support';
-import { freePort, type RunningNginx, startDnsServer, startHostNginx } from './nginx-under-test';
+import { freePort, type RunningNginx, startDnsServer, startHostNginx, writePageTemplate } from './nginx-under-test';
 
-const INDEX =
-  '<!doctype html><html lang=en dir=ltr><head><title>x</title><script defer src=/main.abc.js></script></head><body><div id=root></div></body></html>';
 const STATE = releasedState(4, 10);
 
 type Failure = 'reset' | 'slow';
@@ -67,12 +64,10 @@ beforeAll(async () => {
   // The API, which no page here should reach (no preview cookie).
   api = createServer((_req, res) => res.writeHead(500).end());
   await new Promise<void>((resolve) => api.listen(apiPort, '127.0.0.1', resolve));
-  nginx = await startHostNginx(
-    apiPort,
-    dns,
-    (www) => writeFileSync(join(www, 'page.shtml'), toPageTemplate(INDEX, 1, '/page-loader.1.js')),
-    { RELEASE_STATE_UPSTREAM: `http://127.0.0.1:${frontPort}`, RELEASE_ENVIRONMENT: ENVIRONMENT },
-  );
+  nginx = await startHostNginx(apiPort, dns, writePageTemplate, {
+    RELEASE_STATE_UPSTREAM: `http://127.0.0.1:${frontPort}`,
+    RELEASE_ENVIRONMENT: ENVIRONMENT,
+  });
 });
 
 afterAll(async () => {

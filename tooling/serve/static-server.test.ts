@@ -6,7 +6,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { OPERATOR_PAGE_REFUSED } from '@special-gift/shared/api';
-import { COMPOSED_PAGE_CACHE_CONTROL, PAGE_TEMPLATE_FILE, toPageTemplate } from '../composition/composition';
+import {
+  COMPOSED_PAGE_CACHE_CONTROL,
+  PAGE_TEMPLATE_FILE,
+  PAGE_TOKEN,
+  pageScriptHash,
+  toPageTemplate,
+} from '../composition/composition';
 import { startServer, stopServer as stop } from './server-under-test';
 
 // The local servers' /api proxy (`npm run up`) with an API that behaves as the real one does with
@@ -113,11 +119,12 @@ describe('the /api proxy of the local servers', () => {
 });
 
 describe("the local host's composed page", () => {
-  it('is revalidated and private: it carries a single-use page token', async () => {
+  it("is revalidated and private (it names its bucket's builds), its CSP naming its script by hash; its token apart", async () => {
     const index =
       '<!doctype html><html lang=en dir=ltr><head><title>x</title><script defer src=/main.abc.js></script></head><body><div id=root></div></body></html>';
     writeFileSync(join(root, 'index.html'), index);
-    writeFileSync(join(root, PAGE_TEMPLATE_FILE), toPageTemplate(index, 1, '/page-loader.1.js'));
+    const template = toPageTemplate(index, 1, '/page-loader.1.js');
+    writeFileSync(join(root, PAGE_TEMPLATE_FILE), template);
     const remotes = {
       intro: 'http://127.0.0.1:1/intro/remoteEntry.js',
       signup: 'http://127.0.0.1:1/signup/remoteEntry.js',
@@ -132,8 +139,20 @@ describe("the local host's composed page", () => {
     try {
       const response = await fetch(`http://127.0.0.1:${host.port}/sign-up`);
       expect(response.status).toBe(200);
-      expect(await response.text()).toContain('data-sg-page-token=""');
+      expect(await response.text()).toContain('<html lang="en" dir="ltr" data-sg-builds=""');
       expect(response.headers.get('cache-control')).toBe(COMPOSED_PAGE_CACHE_CONTROL);
+      expect(response.headers.get('content-security-policy')).toContain(
+        `script-src ${pageScriptHash(template)} 'strict-dynamic' 'self' http://127.0.0.1:1;`,
+      );
+      // The page's token is its own request: with the API unreachable and no key here, none.
+      const token = await fetch(`http://127.0.0.1:${host.port}${PAGE_TOKEN.path}`, {
+        headers: { [PAGE_TOKEN.buildsHeader]: '' },
+      });
+      expect([token.status, token.headers.get(PAGE_TOKEN.refusedHeader), token.headers.get('cache-control')]).toEqual([
+        204,
+        'not_issued',
+        'no-store',
+      ]);
     } finally {
       await stop(host.child);
     }

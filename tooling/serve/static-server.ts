@@ -7,13 +7,15 @@ import { join } from 'node:path';
 import { FALLBACK_LANGUAGE, isLanguage, type Language } from '@special-gift/shared';
 import express, { type RequestHandler, type Response } from 'express';
 import { createProxyMiddleware } from 'http-proxy-middleware';
-import { createPageComposer, createScreenFiles, newNonce, pageBucket } from '../composition/compose-page';
+import { createPageComposer, createScreenFiles, pageBucket } from '../composition/compose-page';
 import type { PageTokenSigner } from '../composition/page-token-signer';
 import type { ReleaseStateSource } from '../composition/release-state-source';
 import {
   COMPOSED_PAGE_CACHE_CONTROL,
   PAGE_TEMPLATE_FILE,
+  PAGE_TOKEN,
   pageContentSecurityPolicy,
+  pageScriptHash,
   SCREEN_FILES_PREFIX,
 } from '../composition/composition';
 import type { RemoteName } from '../remotes';
@@ -249,29 +251,48 @@ export async function startStaticServer(options: StaticServerOptions): Promise<S
       }, next);
     });
     // The template is read per request, as nginx does: a host rebuilt under a running server is served at once.
-    const remoteOrigins = Object.values(composition(options).remotes).map((entry) => new URL(entry).origin);
+    // Each origin once, as nginx's REMOTE_ORIGINS (sort -u in 15-runtime-config.envsh).
+    const remoteOrigins = [
+      ...new Set(Object.values(composition(options).remotes).map((entry) => new URL(entry).origin)),
+    ];
+    // The last template read: the page's CSP names its script by hash (pageScriptHash).
+    let template = '';
     const composePage = createPageComposer({
-      template: () => readFile(join(options.root, PAGE_TEMPLATE_FILE), 'utf8'),
+      template: async () => (template = await readFile(join(options.root, PAGE_TEMPLATE_FILE), 'utf8')),
       ...composition(options),
       apiOrigin: options.apiTarget,
       releaseState: options.releaseState,
       signPageToken: options.signPageToken,
     });
+    // A page's token (docs/telemetry.md), which its collector asks for: as nginx's /_sg_page_token.
+    app.get(PAGE_TOKEN.path, (req, res, next) => {
+      const builds = req.headers[PAGE_TOKEN.buildsHeader];
+      composePage
+        .pageToken({
+          cookieHeader: req.headers.cookie,
+          bucket: pageBucket(req.headers.cookie).bucket,
+          builds: typeof builds === 'string' ? builds : '',
+          clientAddress: req.socket.remoteAddress,
+        })
+        .then((answer) => {
+          res.setHeader('Cache-Control', 'no-store');
+          if ('refused' in answer)
+            return void res.setHeader(PAGE_TOKEN.refusedHeader, answer.refused).status(204).end();
+          res.type('text/plain').send(answer.token);
+        }, next);
+    });
     // Only page navigations get the app's page; a missing file stays a 404.
     app.get(/^(?!.*\.[a-z0-9]+$).*/i, (req, res, next) => {
       const { bucket, setCookie } = pageBucket(req.headers.cookie);
-      const nonce = newNonce();
       composePage({
-        nonce,
         path: req.path,
         cookieHeader: req.headers.cookie,
         acceptLanguage: req.headers['accept-language'],
         bucket,
-        clientAddress: req.socket.remoteAddress,
       }).then((page) => {
         if (setCookie) res.setHeader('Set-Cookie', setCookie);
         res.setHeader('Cache-Control', COMPOSED_PAGE_CACHE_CONTROL);
-        res.setHeader('Content-Security-Policy', pageContentSecurityPolicy(nonce, remoteOrigins));
+        res.setHeader('Content-Security-Policy', pageContentSecurityPolicy(pageScriptHash(template), remoteOrigins));
         // The page's language follows these request headers (nginx sends the same).
         res.setHeader('Vary', 'Accept-Language, Cookie');
         res.type('html').send(page);

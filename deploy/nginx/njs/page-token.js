@@ -117,26 +117,43 @@ function base64url(bytes) {
     return text;
 }
 // tooling/composition/njs/page-token-entry.ts
+var FRESH_SNAPSHOT = "/_sg_snapshot_fresh";
 var hmac = function (key, data) { return new Uint8Array(njsCrypto.createHmac("sha256", key).update(data).digest()); };
+function refuse(r, reason) {
+    r.headersOut["Sg-Page-Token-Refused"] = reason;
+    r.return(204);
+}
 function pageToken(r) {
     var _a, _b;
     r.headersOut["Cache-Control"] = "no-store";
+    var builds = (_a = r.headersIn["Sg-Builds"]) != null ? _a : "";
+    if (builds === ((_b = r.variables.sg_builds) != null ? _b : ""))
+        return sign(r, builds);
+    r.subrequest(FRESH_SNAPSHOT, { method: "GET" }, function (reply) {
+        var _a2;
+        if (reply.status !== 200 || ((_a2 = reply.headersOut["Sg-Builds"]) != null ? _a2 : "") !== builds)
+            return refuse(r, "builds_not_served");
+        sign(r, builds);
+    });
+}
+function sign(r, builds) {
+    var _a;
     var key = pageTokenKeys(process.env.PAGE_TOKEN_KEY, void 0, hmac)[0];
     var environment = (_a = r.variables.sg_page_token_environment) != null ? _a : "";
     if (key === void 0 || environment === "")
-        return r.return(204);
+        return refuse(r, "page_tokens_off");
     var token;
     try {
         token = mintPageToken(hmac, key, environment, {
             bucket: Number(r.variables.sg_bucket),
-            builds: (_b = r.variables.sg_builds) != null ? _b : "",
+            builds: builds,
             nowSeconds: Math.floor(Date.now() / 1e3),
             client: r.variables.remote_addr,
             random8: crypto.getRandomValues(new Uint8Array(8))
         });
     }
     catch (e) {
-        return r.return(204);
+        return refuse(r, "bad_builds");
     }
     r.headersOut["Content-Type"] = "text/plain";
     r.return(200, token);

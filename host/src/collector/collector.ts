@@ -23,7 +23,6 @@ import {
   deviceOf,
   errorNameOf,
   loadFailureOf,
-  pageTokenOf,
   remoteOfElement,
   remoteOfScript,
   routeOf,
@@ -31,6 +30,10 @@ import {
   targetOf,
 } from './describe';
 import { sendKept, sendOrKeep } from './offline-batches';
+import { fetchPageToken } from './page-token';
+
+/** How long a page hidden before its token came waits for it before it sends its batch unsigned. */
+const TOKEN_WAIT_MS = 1000;
 
 const context = window.__sgTelemetry;
 if (context) startCollecting(context.endpoint, context.entries);
@@ -45,6 +48,13 @@ function startCollecting(endpoint: string, entries: Readonly<Record<string, stri
   /** Each vital's latest value (web-vitals may report one more than once; see `onINP` below). */
   const vitals = new Map<VitalName, TelemetryEvent>();
   let sent = false;
+  // The page's token, asked now (the first screen is up).
+  let token: string | undefined;
+  let tokenSettled = false;
+  const tokenAsked = fetchPageToken(document).then((issued) => {
+    token = issued;
+    tokenSettled = true;
+  });
   const add = (event: TelemetryEvent) => {
     if (!sent && events.length < MAX_EVENTS_PER_BATCH) events.push(event);
   };
@@ -123,13 +133,24 @@ function startCollecting(endpoint: string, entries: Readonly<Record<string, stri
 
   /**
    * Once, when the page is first hidden (after web-vitals, listening in the capture phase, has
-   * reported its final values) or goes away.
+   * reported its final values) or goes away. Hidden before its token came, the page (still alive)
+   * waits for it up to TOKEN_WAIT_MS; going away, it sends at once, unsigned.
    */
+  let waitingForToken = false;
   const send = (event: Event) => {
     if (sent || (event.type === 'visibilitychange' && document.visibilityState !== 'hidden')) return;
+    if (event.type === 'visibilitychange' && !tokenSettled) {
+      if (!waitingForToken) {
+        waitingForToken = true;
+        void Promise.race([tokenAsked, new Promise((resolve) => setTimeout(resolve, TOKEN_WAIT_MS))]).then(sendBatch);
+      }
+      return;
+    }
+    sendBatch();
+  };
+  function sendBatch() {
+    if (sent) return;
     sent = true;
-    // The composer's token for this page: its batch then counts in the canary verdict (docs/telemetry.md).
-    const token = pageTokenOf(document);
     const batch: TelemetryBatch = {
       v: TELEMETRY_VERSION,
       route,
@@ -137,13 +158,14 @@ function startCollecting(endpoint: string, entries: Readonly<Record<string, stri
       builds,
       // Vitals first: at most five, and the ones the report is read for.
       events: [...vitals.values(), ...events].slice(0, MAX_EVENTS_PER_BATCH),
+      // The host's token for this page: its batch then counts in the canary verdict (docs/telemetry.md).
       ...(token === undefined ? {} : { token }),
     };
     const vocabulary = { routes: REMOTES.map((remote) => remote.route), remotes: REMOTES.map((remote) => remote.name) };
     // What the API would refuse is left out here, never sent to be refused.
     const valid = batch.events.filter((event) => validateTelemetryBatch({ ...batch, events: [event] }, vocabulary).ok);
     if (valid.length > 0) sendOrKeep(JSON.stringify({ ...batch, events: valid }), beacon);
-  };
+  }
   document.addEventListener('visibilitychange', send);
   window.addEventListener('pagehide', send);
 

@@ -3,7 +3,6 @@ import {
   deviceOf,
   errorNameOf,
   loadFailureOf,
-  pageTokenOf,
   remoteOfElement,
   remoteOfScript,
   routeOf,
@@ -109,32 +108,5 @@ describe('the collector words what the host noticed', () => {
     expect(deviceOf(390, true)).toBe('phone');
     expect(deviceOf(820, true)).toBe('tablet');
     expect(deviceOf(1080, false)).toBe('desktop');
-  });
-});
-
-describe("the page's token", () => {
-  const TOKEN = `${'A'.repeat(22)}.1764000000.7.signup=0123456789ab.${'m'.repeat(43)}`;
-  const page = (html: string) => {
-    const root = document.createElement('div');
-    root.innerHTML = html;
-    return root;
-  };
-
-  it('is read from the element the composer writes after the root, the last one', () => {
-    expect(pageTokenOf(page(`<div id="root"></div><div hidden data-sg-page-token="${TOKEN}"></div>`))).toBe(TOKEN);
-    const fragmentToken = TOKEN.replace('AAAA', 'BBBB');
-    expect(
-      pageTokenOf(
-        page(
-          `<div id="root"><div data-sg-page-token="${fragmentToken}"></div></div><div hidden data-sg-page-token="${TOKEN}"></div>`,
-        ),
-      ),
-    ).toBe(TOKEN);
-  });
-
-  it('is none when the page got none, or holds something else', () => {
-    expect(pageTokenOf(page('<div id="root"></div><div hidden data-sg-page-token=""></div>'))).toBeUndefined();
-    expect(pageTokenOf(page('<div id="root"></div>'))).toBeUndefined();
-    expect(pageTokenOf(page('<div hidden data-sg-page-token="[an error occurred]"></div>'))).toBeUndefined();
   });
 });

@@ -2,12 +2,11 @@ import {
   ERROR_NAME,
   IMAGE_BUILD_ID,
   OTHER_ROUTE,
-  PAGE_TOKEN_PATTERN,
   type Device,
   type LoadFailureKind,
   type LoadPhase,
 } from '@special-gift/shared/telemetry';
-import { PAGE_TOKEN_ATTRIBUTE, publishedBuildFolder, SCREEN_ATTRIBUTE } from '@special-gift/shared/composition';
+import { publishedBuildFolder, SCREEN_ATTRIBUTE } from '@special-gift/shared/composition';
 import { REMOTES } from '../config/remotes.generated';
 
 /** How the collector words what the host noticed: enumerations only, never a message, URL or value. */
@@ -27,16 +26,6 @@ export function buildsOf(entries: Readonly<Record<string, string>>): Record<stri
   return Object.fromEntries(
     Object.entries(entries).map(([remote, entry]) => [remote, publishedBuildFolder(entry)?.build ?? IMAGE_BUILD_ID]),
   );
-}
-
-/**
- * The page token the composer wrote after the root (docs/telemetry.md), if it got one. The last such
- * element: a fragment, which comes before it, cannot put its own in its place.
- */
-export function pageTokenOf(page: ParentNode): string | undefined {
-  const holders = page.querySelectorAll(`[${PAGE_TOKEN_ATTRIBUTE}]`);
-  const token = holders[holders.length - 1]?.getAttribute(PAGE_TOKEN_ATTRIBUTE) ?? '';
-  return PAGE_TOKEN_PATTERN.test(token) ? token : undefined;
 }
 
 /** A coarse device class, from the screen alone: nothing that tells one phone from another. */

@@ -33,10 +33,11 @@ export const SHELL_PAGE_CLASS = shellPageClass('root');
 export const COLLECTOR_META_NAME = 'sg-collector';
 
 /**
- * The attribute of the composed page's last element that holds its page token (docs/telemetry.md),
- * empty when the composer got none; the collector sends it with the page's batch.
+ * Where a composed page asks its host for its page token (docs/telemetry.md), with its builds in
+ * `Sg-Builds`: a token in the body (200), or 204 without one. The collector sends it with the
+ * page's batch. Not in the page itself, so a page is the same for every visitor of its bucket.
  */
-export const PAGE_TOKEN_ATTRIBUTE = 'data-sg-page-token';
+export const PAGE_TOKEN_PATH = '/_sg_page_token';
 
 export { buildEntryUrl, PAGE_BUILDS_ATTRIBUTE, publishedBuildFolder } from './page-builds';
 // The page's builds are read with the release formats' one parser (its owner: ../builds).

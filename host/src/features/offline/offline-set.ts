@@ -68,7 +68,7 @@ export function buildsInPage(html: string): Record<string, string> {
  * An attribute that can name a file, with its value in any HTML form: the minified page.shtml drops
  * the quotes where it can (`<link href=/main.<hash>.css rel=stylesheet>`), others keep '…' or "…".
  */
-const FILE_ATTRIBUTE = /\s(?:src|href|content|data-app)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))/gi;
+const FILE_ATTRIBUTE = /\s(?:src|href|content|data-app|data-loader)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))/gi;
 
 /** The host's own hashed files a page loads (page loader, app, stylesheets): root-relative. */
 export function hostFilesInPage(html: string): string[] {
