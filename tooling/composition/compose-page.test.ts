@@ -139,13 +139,15 @@ describe('createPageComposer', () => {
 });
 
 describe("the page's own script", () => {
-  it('is the one bootstrap after the root, and a fragment is never SSI-processed', async () => {
+  it('is the one bootstrap in the head, and a fragment is never SSI-processed', async () => {
     const hostile =
       '<div data-sg-screen="signup"><script>steal()</script><!--# echo var="sg_builds" -->' +
       '<!--# include virtual="/api/v1/secret" --></div>';
     const { compose } = composer(async () => new Response(hostile));
     const page = await compose({ path: '/sign-up' });
-    expect(page).toContain(`</div><script>${pageBootstrapScript('/page-loader.1.js', '/main.1.js')}</script></body>`);
+    expect(page).toContain(
+      `<title>Special Gift</title><script>${pageBootstrapScript('/page-loader.1.js', '/main.1.js')}</script></head>`,
+    );
     expect(page).toContain(hostile);
   });
 

@@ -15,11 +15,13 @@ describe('toPageTemplate', () => {
     );
   });
 
-  it('starts the app with one inline script after the root, which adds the page loader and the app preload', () => {
+  it("starts the app with one inline script in the head, where the app's was: both preloaded, the loader run once parsed", () => {
     const template = toPageTemplate(INDEX, 3, '/page-loader.def.js');
     const bootstrap = pageBootstrapScript('/page-loader.def.js', '/main.abc.js');
-    expect(template).toContain(`<!--# endif --></div><script>${bootstrap}</script></body>`);
+    expect(template).toContain(`<head><title>x</title><script>${bootstrap}</script></head>`);
+    expect(bootstrap).toContain("preload('/main.abc.js');preload('/page-loader.def.js');");
     expect(bootstrap).toContain("p.src='/page-loader.def.js';p.dataset.app='/main.abc.js'");
+    expect(bootstrap).toContain("d.addEventListener('DOMContentLoaded',start)");
     expect(template.match(/<script/g)).toHaveLength(1);
     // Nothing per response: no nonce, no token, no variable but the page's language, builds and screen.
     expect(template).not.toMatch(/nonce|request_id|_sg_page_token/);

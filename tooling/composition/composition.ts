@@ -68,12 +68,14 @@ export const PAGE_VARIABLES = {
 } as const;
 
 /**
- * The composed page's one script of its own, inline: it adds the app's preload and the page loader,
- * which then starts the app (host/src/page-loader.ts). Last in the body, so the prerendered screen
- * is parsed when the loader runs. Its hash is the page's only script source (docs/security.md, "A
- * hash, not a nonce"): nothing in the page differs per response, so nginx can keep a composed page.
- * The URLs are in its text, never read from the page: a copy of it in a fragment, which the hash
- * would let run, can start only the host's own code, once (the first copy to run starts it).
+ * The composed page's one script of its own, inline, where the built page had the app's script:
+ * it preloads the app and the page loader at once, and once the page is parsed (the prerendered
+ * screen in it, as a deferred script would) runs the page loader, which starts the app
+ * (host/src/page-loader.ts). Its hash is the page's only script source (docs/security.md, "A hash,
+ * not a nonce"): nothing in the page differs per response, so nginx can keep a composed page. The
+ * URLs are in its text, never read from the page: a copy of it in a fragment, which the hash would
+ * let run, can start only the host's own code, once (the first copy to run starts it: this one,
+ * in the head, before any fragment).
  */
 export function pageBootstrapScript(pageLoader: string, app: string): string {
   const [loader, main] = [pageLoader, app].map((url) => {
@@ -81,8 +83,11 @@ export function pageBootstrapScript(pageLoader: string, app: string): string {
     return `'${url}'`;
   });
   return (
-    "(function(d,w){if(w.__sgStarted)return;w.__sgStarted=1;var l=d.createElement('link'),p=d.createElement('script');" +
-    `l.rel='preload';l.as='script';l.href=${main};p.src=${loader};p.dataset.app=${main};d.head.append(l,p)})(document,window)`
+    '(function(d,w){if(w.__sgStarted)return;w.__sgStarted=1;' +
+    "function preload(h){var l=d.createElement('link');l.rel='preload';l.as='script';l.href=h;d.head.append(l)}" +
+    `preload(${main});preload(${loader});` +
+    `function start(){var p=d.createElement('script');p.src=${loader};p.dataset.app=${main};d.head.append(p)}` +
+    "if(d.readyState==='loading')d.addEventListener('DOMContentLoaded',start);else start()})(document,window)"
   );
 }
 
@@ -187,8 +192,8 @@ export const SCREEN_FILES_ECHO = ssi(`echo var="${PAGE_VARIABLES.screenFiles}"`)
  * The host's page template from its built index.html: `<html lang dir>` from the chosen language,
  * the release snapshot on `<html>`, and in the root the route's fragment inside the same page frame
  * the shell renders (so nothing moves when the shell takes over). A failed include prints nothing:
- * the client renders the screen. Then {@link pageBootstrapScript}, which starts `pageLoader` (the
- * host's page-loader.ts): it lets a prerendered screen paint first, the app preloaded meanwhile.
+ * the client renders the screen. In the head, {@link pageBootstrapScript}, which starts `pageLoader`
+ * (the host's page-loader.ts): it lets a prerendered screen paint first, the app preloaded meanwhile.
  * Nothing in it differs between two visitors of one bucket and language: no nonce, no token.
  */
 export function toPageTemplate(indexHtml: string, contractMajor: number, pageLoader: string): string {
@@ -205,16 +210,15 @@ export function toPageTemplate(indexHtml: string, contractMajor: number, pageLoa
   const include = ssi(
     `include virtual="${SCREEN_INCLUDE_PREFIX}$${screen}/v${contractMajor}/$${language}.html" stub="empty"`,
   );
-  const bootstrap = `<script>${pageBootstrapScript(pageLoader, app)}</script>`;
   return indexHtml
-    .replace(appScript, '')
+    .replace(appScript, `<script>${pageBootstrapScript(pageLoader, app)}</script>`)
     .replace(
       htmlTag,
       `<html lang="${ssi(`echo var="${language}"`)}" dir="${ssi(`echo var="${direction}"`)}" ${PAGE_BUILDS_ATTRIBUTE}="${ssi(`echo var="${builds}"`)}" ${PAGE_INTEGRITY_ATTRIBUTE}="${ssi(`echo var="${integrity}"`)}">`,
     )
     .replace(
       rootTag,
-      `<div id="root">${ssi('block name="empty"')}${ssi('endblock')}${ssi(`if expr="$${screen}"`)}<div class="${SHELL_PAGE_CLASS}">${include}</div>${ssi('endif')}</div>${bootstrap}`,
+      `<div id="root">${ssi('block name="empty"')}${ssi('endblock')}${ssi(`if expr="$${screen}"`)}<div class="${SHELL_PAGE_CLASS}">${include}</div>${ssi('endif')}</div>`,
     );
 }
 

@@ -11,7 +11,7 @@ import {
 const PAGE = `<!doctype html><html lang="fr" data-sg-builds="signup=0123456789ab" data-sg-integrity="x">
 <head><meta name="sg-collector" content="/collector.1a2b3c4d.js"><link rel="icon" href="/favicon.ico"></head>
 <body><link rel="stylesheet" href="/_screen-files/signup/builds/0123456789ab/screen.cafe0123.css">
-<script data-loader="/page-loader.deadbeef.js" data-app="/main.0a1b2c3d.js">(function(s){})(document.currentScript)</script></body></html>`;
+<script>(function(d,w){var p=d.createElement('script');p.src='/page-loader.deadbeef.js';p.dataset.app='/main.0a1b2c3d.js'})(document,window)</script></body></html>`;
 
 const ENTRIES = {
   intro: 'https://intro.example/remoteEntry.js',
@@ -42,7 +42,7 @@ describe('the offline set', () => {
       '<!doctype html><html lang="<!--# echo var="sg_lang" -->" data-sg-builds="<!--# echo var="sg_builds" -->"><head>' +
       '<meta charset=utf-8><link rel=icon href=/favicon.svg type=image/svg+xml>' +
       '<link rel=preload href=/config.json as=fetch crossorigin=anonymous>' +
-      '<script data-loader="/page-loader.d10ac8c2.js?v=1" data-app="/main.f7c3a761.js">(function(s){})()</script>' +
+      '<script defer src="/page-loader.d10ac8c2.js?v=1" data-app="/main.f7c3a761.js"></script>' +
       '<link href=/main.3b3a2229.css rel=stylesheet>' +
       "<link rel='stylesheet' href='/_screen-files/intro/screen.0badf00d.css'>" +
       '<meta name="sg-collector" content="/collector.f291de4e.js"></head><body></body></html>';

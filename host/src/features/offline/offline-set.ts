@@ -68,13 +68,20 @@ export function buildsInPage(html: string): Record<string, string> {
  * An attribute that can name a file, with its value in any HTML form: the minified page.shtml drops
  * the quotes where it can (`<link href=/main.<hash>.css rel=stylesheet>`), others keep '…' or "…".
  */
-const FILE_ATTRIBUTE = /\s(?:src|href|content|data-app|data-loader)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))/gi;
+const FILE_ATTRIBUTE = /\s(?:src|href|content|data-app)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))/gi;
+
+/** A root-relative path quoted in the page's own script (its page loader and app: pageBootstrapScript). */
+const SCRIPT_PATH = /'(\/[A-Za-z0-9._/-]+)'/g;
 
 /** The host's own hashed files a page loads (page loader, app, stylesheets): root-relative. */
 export function hostFilesInPage(html: string): string[] {
   const files = new Set<string>();
-  for (const match of html.matchAll(FILE_ATTRIBUTE)) {
-    const path = (match[1] ?? match[2] ?? match[3] ?? '').split(/[?#]/)[0] ?? '';
+  const named = [
+    ...[...html.matchAll(FILE_ATTRIBUTE)].map((match) => match[1] ?? match[2] ?? match[3] ?? ''),
+    ...[...html.matchAll(SCRIPT_PATH)].map((match) => match[1] ?? ''),
+  ];
+  for (const value of named) {
+    const path = value.split(/[?#]/)[0] ?? '';
     if (path.startsWith('/') && !path.startsWith('//') && isHashedFile(path)) files.add(path);
   }
   return [...files];
