@@ -8,9 +8,11 @@
  * - nginx with the state agent (tooling/state-agent) as RELEASE_STATE_UPSTREAM, reading the same
  *   build store folder with the same keys as the running host (serve-app.ts): the images' path of
  *   issue 40, where a page asks the API nothing. BENCH_STATE_AGENT=off skips it.
- * For each: `/`, `/sign-up` and the page's own page-loader script, each for BENCH_SECONDS (10) at
- * BENCH_CONNECTIONS (32) keep-alive connections (autocannon), after 2 s of warm-up. Any non-2xx
- * answer or error is counted and printed: a fast server that answers errors is no figure.
+ * For each: `/`, `/sign-up`, a whole page view (`/sign-up`, then the token its collector asks for,
+ * with the page's builds: two requests, counted as one view) and the page's own page-loader script,
+ * each for BENCH_SECONDS (10) at BENCH_CONNECTIONS (32) keep-alive connections (autocannon), after
+ * 2 s of warm-up. Any non-2xx answer or error is counted and printed: a fast server that answers
+ * errors is no figure. A token refused (204) is a 2xx: `tokens` counts the views that got one.
  * Prints a Markdown table. Machines are noisy: compare ratios measured in the same run.
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -31,6 +33,8 @@ const API_URL = (process.env.BENCH_API_URL ?? 'http://127.0.0.1:3004').replace(/
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const WARM_UP_SECONDS = 2;
+/** BENCH_COOKIE (e.g. `sg_bucket=42; sg_lang=en`): every request a returning visitor's; unset, a first visit's. */
+const HEADERS: Record<string, string> = process.env.BENCH_COOKIE ? { cookie: process.env.BENCH_COOKIE } : {};
 
 interface Figure {
   readonly server: string;
@@ -42,13 +46,16 @@ interface Figure {
   readonly failed: number;
 }
 
+/** The path of a page's token request (PAGE_TOKEN.path) and the page's builds it sends. */
+const TOKEN_PATH = '/_sg_page_token';
+
 async function measure(server: string, origin: string, path: string): Promise<Figure> {
   const url = `${origin}${path}`;
-  const probe = await fetch(url);
+  const probe = await fetch(url, { headers: HEADERS });
   const body = await probe.text();
   if (!probe.ok) throw new Error(`${url} answered ${probe.status}: is the server running?`);
-  await autocannon({ url, connections: CONNECTIONS, duration: WARM_UP_SECONDS });
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS });
+  await autocannon({ url, connections: CONNECTIONS, duration: WARM_UP_SECONDS, headers: HEADERS });
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, headers: HEADERS });
   return {
     server,
     path,
@@ -60,10 +67,42 @@ async function measure(server: string, origin: string, path: string): Promise<Fi
   };
 }
 
+/**
+ * Page views a second: each connection asks `/sign-up`, then its token with the page's builds, as a
+ * browser and its collector do. Counts the views whose token came (a 200 of the token's shape).
+ */
+async function measureView(server: string, origin: string): Promise<Figure & { signed: number }> {
+  const page = await (await fetch(`${origin}/sign-up`, { headers: HEADERS })).text();
+  const builds = /data-sg-builds="([^"]*)"/.exec(page)?.[1] ?? '';
+  let signed = 0;
+  const requests = [
+    { method: 'GET' as const, path: '/sign-up', headers: HEADERS },
+    {
+      method: 'GET' as const,
+      path: TOKEN_PATH,
+      headers: { ...HEADERS, 'sg-builds': builds },
+      onResponse: (status: number) => void (status === 200 && (signed += 1)),
+    },
+  ];
+  await autocannon({ url: origin, connections: CONNECTIONS, duration: WARM_UP_SECONDS, requests });
+  signed = 0;
+  const result = await autocannon({ url: origin, connections: CONNECTIONS, duration: SECONDS, requests });
+  return {
+    server,
+    path: 'a page view (/sign-up + its token)',
+    perSecond: result.requests.average / 2,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    bytes: Buffer.byteLength(page),
+    failed: result.non2xx + result.errors + result.timeouts,
+    signed: Math.round(signed / SECONDS),
+  };
+}
+
 /** The page's page-loader script: a static, hashed file the same server sends from disk. */
 async function staticFileOf(origin: string): Promise<string> {
   const page = await (await fetch(`${origin}/sign-up`)).text();
-  const found = /src="(\/page-loader\.[0-9a-f]{8}\.js)"/.exec(page)?.[1];
+  const found = /'(\/page-loader\.[0-9a-f]{8}\.js)'/.exec(page)?.[1];
   if (!found) throw new Error(`${origin}/sign-up names no page-loader script`);
   return found;
 }
@@ -71,11 +110,15 @@ async function staticFileOf(origin: string): Promise<string> {
 async function measureServer(server: string, origin: string): Promise<Figure[]> {
   const staticPath = await staticFileOf(origin);
   const figures: Figure[] = [];
-  for (const path of ['/', '/sign-up', staticPath]) {
-    figures.push(await measure(server, origin, path));
-    const last = figures[figures.length - 1];
-    if (last) console.error(`${server} ${path}: ${Math.round(last.perSecond)}/s`);
-  }
+  const report = (figure: Figure) => {
+    figures.push(figure);
+    console.error(`${server} ${figure.path}: ${Math.round(figure.perSecond)}/s`);
+  };
+  for (const path of ['/', '/sign-up']) report(await measure(server, origin, path));
+  const view = await measureView(server, origin);
+  report(view);
+  console.error(`${server}: ${view.signed} of ${Math.round(view.perSecond)} page views a second signed`);
+  report(await measure(server, origin, staticPath));
   return figures;
 }
 
@@ -137,7 +180,10 @@ async function main(): Promise<void> {
       await agent.stop();
     }
   }
-  console.log(`\n${CONNECTIONS} connections, ${SECONDS} s each, after ${WARM_UP_SECONDS} s of warm-up\n`);
+  const visitor = HEADERS.cookie
+    ? `a returning visitor's requests (Cookie: ${HEADERS.cookie})`
+    : "a first visit's requests (no cookie)";
+  console.log(`\n${CONNECTIONS} connections, ${SECONDS} s each, after ${WARM_UP_SECONDS} s of warm-up, ${visitor}\n`);
   console.log('| server | path | bytes | per second | of the static file | p50 ms | p99 ms | failed |');
   console.log('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |');
   for (const server of new Set(figures.map((figure) => figure.server))) {
