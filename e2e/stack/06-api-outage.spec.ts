@@ -70,7 +70,7 @@ test('both API replicas down for a minute, the host restarted meanwhile: every p
 
     console.log(
       `api outage of ${outageMs} ms (host restarted within it, ${restartStarted - loadStarted} ms into the load, serving again after ${restartedMs} ms): ` +
-        `${counts.served} pages served, ${counts.expected} on the released build ${buildId} with its hashes, ` +
+        `${counts.served} pages served (${counts.kept} from the page cache), ${counts.expected} on the released build ${buildId} with its hashes, ` +
         `${counts.serverErrors} 5xx, ${counts.otherStatus} other statuses, ` +
         `${counts.unreachable} requests refused or cut while the host restarted, ${counts.failed} failed otherwise`,
     );

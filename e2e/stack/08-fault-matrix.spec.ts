@@ -93,11 +93,13 @@ function expectEveryPageOnRelease(
 ): void {
   const { counts } = result;
   console.log(
-    `${what}: ${counts.served} pages served, ${counts.expected} on the released build ${buildId} with its hashes, ` +
+    `${what}: ${counts.served} pages served (${counts.kept} from the page cache), ${counts.expected} on the released build ${buildId} with its hashes, ` +
       `${counts.serverErrors} 5xx, ${counts.otherStatus} other statuses, ${counts.failed} failed`,
   );
   expect(result.failures).toEqual([]);
   expect(result.unexpected).toEqual([]);
+  // The host's page cache works in the image: most pages are its kept copy, not composed again.
+  expect(counts.kept, 'pages from the page cache').toBeGreaterThan(0);
   expect(counts.serverErrors).toBe(0);
   expect(counts.otherStatus).toBe(0);
   expect(counts.expected).toBe(counts.served);
@@ -344,7 +346,7 @@ test('a release during a host roll: every page names one consistent release stat
       `the new host's first: ${first?.builds || '(none)'}`,
   );
   console.log(
-    `host roll: ${counts.served} pages served in ${states.size} states (${[...states.values()].join(' + ')}), ` +
+    `host roll: ${counts.served} pages served (${counts.kept} from the page cache) in ${states.size} states (${[...states.values()].join(' + ')}), ` +
       `${counts.serverErrors} 5xx, ${counts.otherStatus} other statuses, ${counts.failed} failed, ` +
       `${counts.unreachable} refused or cut while no host ran`,
   );

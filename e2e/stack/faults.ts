@@ -60,6 +60,8 @@ export interface PageView {
   readonly integrity?: string;
   /** The page's whole `data-sg-builds`: with `integrity`, the release state it was composed from. */
   readonly builds?: string;
+  /** The page cache's `X-Cache-Status` (snippets/page-cache.conf): HIT, STALE and UPDATING were kept. */
+  readonly cacheStatus?: string;
 }
 
 export async function pageView(bucket: number): Promise<PageView> {
@@ -74,6 +76,7 @@ export async function pageView(bucket: number): Promise<PageView> {
     builds,
     signup: parsePageBuilds(builds).signup,
     integrity: /data-sg-integrity="([^"]*)"/.exec(html)?.[1],
+    cacheStatus: response.headers.get('x-cache-status') ?? undefined,
   };
 }
 
@@ -81,10 +84,14 @@ export async function pageView(bucket: number): Promise<PageView> {
 export const onBuild = (buildId: string) => (view: PageView) =>
   view.status === 200 && view.signup === buildId && /(^|,)signup\/remoteEntry\.js=sha384-/.test(view.integrity ?? '');
 
+const KEPT = new Set(['HIT', 'STALE', 'UPDATING']);
+
 export interface PageViewCounts {
   served: number;
   /** Served and composed as `expected` says. */
   expected: number;
+  /** Served from the host's page cache rather than composed for the request (HIT, STALE, UPDATING). */
+  kept: number;
   serverErrors: number;
   otherStatus: number;
   /** Requests refused or cut while the test said the host was down. */
@@ -99,7 +106,15 @@ export interface PageViewCounts {
  * kept, with the first pages composed otherwise than `expected`, for the test to assert.
  */
 export function pageViewLoad(visitors: number, expected: (view: PageView) => boolean) {
-  const counts: PageViewCounts = { served: 0, expected: 0, serverErrors: 0, otherStatus: 0, unreachable: 0, failed: 0 };
+  const counts: PageViewCounts = {
+    served: 0,
+    expected: 0,
+    kept: 0,
+    serverErrors: 0,
+    otherStatus: 0,
+    unreachable: 0,
+    failed: 0,
+  };
   // The first pages composed otherwise, with their bucket, when they were asked (ms since the
   // load began) and whether the test said the host was down then: enough to tell when it happened.
   const unexpected: (PageView & { bucket: number; atMs: number; hostDown: boolean })[] = [];
@@ -120,6 +135,7 @@ export function pageViewLoad(visitors: number, expected: (view: PageView) => boo
         else if (view.status !== 200) counts.otherStatus += 1;
         else {
           counts.served += 1;
+          if (view.cacheStatus && KEPT.has(view.cacheStatus)) counts.kept += 1;
           if (expected(view)) counts.expected += 1;
           else if (unexpected.length < 3) unexpected.push({ ...view, ...asked });
         }
