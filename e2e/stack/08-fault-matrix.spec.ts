@@ -98,7 +98,7 @@ function expectEveryPageOnRelease(
   );
   expect(result.failures).toEqual([]);
   expect(result.unexpected).toEqual([]);
-  // The host's page cache works in the image: most pages are its kept copy, not composed again.
+  // The host's page cache works in the image: pages come from its kept copy, not all composed again.
   expect(counts.kept, 'pages from the page cache').toBeGreaterThan(0);
   expect(counts.serverErrors).toBe(0);
   expect(counts.otherStatus).toBe(0);

@@ -100,8 +100,8 @@ test.describe('an offline start after one visit', () => {
       );
       expect(toolbarHeight, `host stylesheet on ${screen.route}`).toBe('56px');
     }
-    // Between screens, offline too: the preloaded code and texts come from the kept set. The
-    // collector too, once the page has settled (then it may be cut short by nothing).
+    // Between screens, offline too: the preloaded code and texts come from the kept set. So does
+    // the collector, awaited here once the page has settled, so no navigation cuts it short.
     const collector = page.waitForResponse((response) => /\/collector\.[0-9a-f]{8}\.js$/.test(response.url()));
     await page.goto('/');
     const collectorResponse = await collector;
